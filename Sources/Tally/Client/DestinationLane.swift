@@ -1,0 +1,192 @@
+import Foundation
+
+/// One destination behind its own bounded queue and thread.
+///
+/// `@unchecked Sendable`: the queue and counters are only touched with `monitor` held; `destination` is
+/// only called from the lane's own thread.
+final class DestinationLane: @unchecked Sendable {
+    let name: String
+    private let destination: any Destination
+    private let context: DeliveryContext
+    private let consent: ConsentCutoff
+    private let center: DiagnosticsCenter
+    private let buffering: Buffering
+
+    // Guarded by `monitor`.
+    private let monitor = Monitor()
+    private var pending: [QueueItem] = []
+    private var pendingEvents = 0
+    private var workerWaiting = false
+    private var stopping = false
+    private var stats = DestinationDiagnostics()
+
+    init(
+        destination: any Destination, name: String, buffering: Buffering, consent: ConsentCutoff,
+        center: DiagnosticsCenter
+    ) {
+        self.destination = destination
+        self.name = name
+        self.buffering = buffering
+        self.consent = consent
+        self.center = center
+        self.context = DeliveryContext(destination: name) { [center] in center.report($0) }
+        pending.reserveCapacity(min(buffering.capacity, 1024))
+        let thread = Thread { [self] in self.run() }
+        thread.name = "tally.destination.\(name)"
+        thread.start()
+    }
+
+    /// Called by the client's worker with one batch. Flush barriers always fit; events follow the
+    /// overflow policy.
+    func enqueue(_ items: [QueueItem], routedAway: Int) {
+        guard !items.isEmpty || routedAway > 0 else { return }
+        var dropped = 0
+        var firstDropped: String?
+        monitor.lock()
+        stats.routedAway += routedAway
+        for item in items {
+            if case .event(let envelope, _) = item {
+                while pendingEvents >= buffering.capacity && buffering.whenFull == .block && !stopping {
+                    if workerWaiting { monitor.signal(.notEmpty) }
+                    monitor.wait(.notFull)
+                }
+                if pendingEvents >= buffering.capacity {
+                    dropped += 1
+                    if firstDropped == nil { firstDropped = envelope.event.name }
+                    continue
+                }
+                pendingEvents += 1
+            }
+            pending.append(item)
+        }
+        if dropped > 0 { stats.dropped[.bufferFull, default: 0] += dropped }
+        if workerWaiting { monitor.signal(.notEmpty) }
+        monitor.unlock()
+        if dropped > 0 {
+            center.report(
+                Problem(
+                    .bufferFull,
+                    "The destination's queue is full (\(buffering.capacity) events); \(dropped) event(s) were dropped",
+                    outcome: .dropped, eventName: firstDropped, destination: name))
+        }
+    }
+
+    /// Lets the lane deliver what it holds and exit.
+    func stop() {
+        monitor.withLock {
+            stopping = true
+            monitor.signal(.notEmpty)
+            monitor.broadcast(.notFull)
+        }
+    }
+
+    var diagnostics: DestinationDiagnostics { monitor.withLock { stats } }
+
+    private func run() {
+        var batch: [QueueItem] = []
+        while true {
+            monitor.lock()
+            while pending.isEmpty && !stopping {
+                workerWaiting = true
+                monitor.wait(.notEmpty)
+                workerWaiting = false
+            }
+            if pending.isEmpty {
+                monitor.unlock()
+                return
+            }
+            swap(&pending, &batch)
+            pendingEvents = 0
+            if buffering.whenFull == .block { monitor.broadcast(.notFull) }
+            monitor.unlock()
+
+            deliver(batch)
+            batch.removeAll(keepingCapacity: true)
+        }
+    }
+
+    private func deliver(_ batch: [QueueItem]) {
+        var tally = DestinationDiagnostics()
+        for item in batch {
+            switch item {
+            case .event(let envelope, let sequence):
+                guard consent.allows(sequence) else {
+                    tally.dropped[.optedOut, default: 0] += 1
+                    continue
+                }
+                do {
+                    try destination.receive(envelope, context: context)
+                    tally.delivered += 1
+                } catch var problem as Problem {
+                    tally.dropped[.rejected, default: 0] += 1
+                    problem.outcome = .dropped
+                    if problem.eventName == nil { problem.eventName = envelope.event.name }
+                    context.report(problem)
+                } catch {
+                    tally.dropped[.failed, default: 0] += 1
+                    context.report(
+                        Problem(
+                            .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
+                            eventName: envelope.event.name))
+                }
+            case .flush(let barrier):
+                commit(&tally)
+                destination.flush()
+                barrier.arrive()
+            }
+        }
+        commit(&tally)
+    }
+
+    private func commit(_ tally: inout DestinationDiagnostics) {
+        guard tally.delivered > 0 || !tally.dropped.isEmpty else { return }
+        monitor.withLock {
+            stats.delivered += tally.delivered
+            stats.dropped.merge(tally.dropped, uniquingKeysWith: +)
+        }
+        tally = DestinationDiagnostics()
+    }
+}
+
+/// Client-wide drop counts and recent problems.
+final class DiagnosticsCenter: Sendable {
+    private struct State {
+        var dropped: [DropReason: Int] = [:]
+        var problems: [Problem] = []
+        var nextSlot = 0
+    }
+
+    private let state = Locked(State())
+    private let historyLimit: Int
+    private let onProblem: (@Sendable (Problem) -> Void)?
+
+    init(historyLimit: Int, onProblem: (@Sendable (Problem) -> Void)?) {
+        self.historyLimit = max(0, historyLimit)
+        self.onProblem = onProblem
+    }
+
+    func report(_ problem: Problem) {
+        if historyLimit > 0 {
+            state.withLock { state in
+                if state.problems.count < historyLimit {
+                    state.problems.append(problem)
+                } else {
+                    state.problems[state.nextSlot] = problem
+                    state.nextSlot = (state.nextSlot + 1) % historyLimit
+                }
+            }
+        }
+        onProblem?(problem)
+    }
+
+    func count(_ drops: [DropReason: Int]) {
+        state.withLock { $0.dropped.merge(drops, uniquingKeysWith: +) }
+    }
+
+    func fill(_ snapshot: inout Diagnostics) {
+        state.withLock { state in
+            snapshot.dropped.merge(state.dropped, uniquingKeysWith: +)
+            snapshot.recentProblems = Array(state.problems[state.nextSlot...] + state.problems[..<state.nextSlot])
+        }
+    }
+}

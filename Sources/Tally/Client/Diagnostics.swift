@@ -1,0 +1,63 @@
+/// Why the client did not deliver an event. Every drop has one, and each is counted in ``Diagnostics``.
+public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// The event broke an ``InputLimits`` rule that drops it (an empty or over-long name).
+    public static let invalidEvent = DropReason(rawValue: "invalid_event")
+    /// The user had opted out: tracked while opted out, or still queued when they opted out.
+    public static let optedOut = DropReason(rawValue: "opted_out")
+    /// Tracked after ``Analytics/shutdown()``.
+    public static let afterShutdown = DropReason(rawValue: "after_shutdown")
+    /// A buffer was full and its policy was ``Buffering/OverflowPolicy/dropNewest``.
+    public static let bufferFull = DropReason(rawValue: "buffer_full")
+    /// A destination rejected the event by rule (it threw a ``Problem``).
+    public static let rejected = DropReason(rawValue: "rejected")
+    /// A destination threw another error.
+    public static let failed = DropReason(rawValue: "failed")
+
+    /// A processor returned nil.
+    public static func filtered(by processor: String) -> DropReason {
+        DropReason(rawValue: "filtered:\(processor)")
+    }
+}
+
+/// A snapshot of what a client did: how many events were tracked, delivered and dropped, and why.
+///
+/// Read it with ``Analytics/diagnostics``. After ``Analytics/flush()``, for every destination,
+/// `tracked == delivered + dropped` holds, where `dropped` counts both the client's drops and that
+/// destination's own.
+public struct Diagnostics: Sendable, Hashable {
+    /// Calls to `track` and its siblings, including those that were later dropped.
+    public var tracked = 0
+    /// Events dropped before reaching the destinations, by reason: invalid input, opted out, after
+    /// shutdown, filtered by a processor, or the client's own buffer being full.
+    public var dropped: [DropReason: Int] = [:]
+    /// Per destination, by name.
+    public var destinations: [String: DestinationDiagnostics] = [:]
+    /// The most recent problems, oldest first (at most ``Analytics/Configuration/problemHistoryLimit``).
+    public var recentProblems: [Problem] = []
+
+    /// Events delivered to each destination, by name.
+    public var delivered: [String: Int] { destinations.mapValues(\.delivered) }
+
+    /// The total of ``dropped`` over every reason.
+    public var totalDropped: Int { dropped.values.reduce(0, +) }
+
+    public init() {}
+}
+
+/// What happened at one destination.
+public struct DestinationDiagnostics: Sendable, Hashable {
+    /// Events the destination received without throwing.
+    public var delivered = 0
+    /// Events the destination did not get or did not take, by reason: ``DropReason/bufferFull``,
+    /// ``DropReason/optedOut``, ``DropReason/rejected``, ``DropReason/failed``.
+    public var dropped: [DropReason: Int] = [:]
+    /// Events routed elsewhere by a routing processor (not drops: they were not meant for this
+    /// destination).
+    public var routedAway = 0
+
+    public init() {}
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// An event as the client delivers it: what the app said, plus what the client added.
+///
+/// The client stamps ``messageId``, ``timestamp`` and identity on the caller's thread when the event is
+/// tracked; processors may then add ``context``, rewrite ``event`` or choose ``destinations``.
+/// Destinations that only care about what the app said read ``event``.
+public struct Envelope: Sendable, Hashable {
+    /// What the app said.
+    public var event: Event
+    /// A per-client unique id for this event.
+    public var messageId: MessageID
+    /// When the event was tracked, from the client's clock.
+    public var timestamp: Date
+    /// The user id known when the event was tracked, if any. For ``Event/Kind/alias`` events it is the
+    /// previous id.
+    public var userId: String?
+    /// The anonymous id of the device or install, stable for the client's life until ``Analytics/reset()``.
+    public var anonymousId: String
+    /// Facts about the app, device or library that processors add, such as `app_version`.
+    public var context: [String: PropertyValue]
+    /// The names of the destinations this event may reach, or nil for all of them. Set by routing
+    /// processors.
+    public var destinations: Set<String>?
+
+    /// Creates an envelope. The client makes these; tests and custom destinations may too.
+    public init(
+        event: Event, messageId: MessageID, timestamp: Date, userId: String? = nil, anonymousId: String,
+        context: [String: PropertyValue] = [:], destinations: Set<String>? = nil
+    ) {
+        self.event = event
+        self.messageId = messageId
+        self.timestamp = timestamp
+        self.userId = userId
+        self.anonymousId = anonymousId
+        self.context = context
+        self.destinations = destinations
+    }
+
+    /// The id that names the user: ``userId`` when known, else ``anonymousId``.
+    public var distinctId: String { userId ?? anonymousId }
+}
+
+/// A message id that costs the caller an increment, not a random number.
+///
+/// It joins a random 64-bit prefix chosen once per client with a 64-bit sequence number, so ids are unique
+/// across clients in practice and ordered within one. It prints in UUID form,
+/// `8f14e45f-ceea-167a-0000-000000000001`, but it is not an RFC 4122 UUID.
+public struct MessageID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The per-client random part.
+    public var prefix: UInt64
+    /// The position of the event among those the client stamped, starting at 1.
+    public var sequence: UInt64
+
+    /// Creates an id from its parts.
+    public init(prefix: UInt64, sequence: UInt64) {
+        self.prefix = prefix
+        self.sequence = sequence
+    }
+
+    /// Reads the UUID form that ``description`` writes; nil for any other text.
+    public init?(_ text: String) {
+        let hex = text.filter { $0 != "-" }
+        guard text.count == 36, hex.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
+            let low = UInt64(hex.suffix(16), radix: 16)
+        else { return nil }
+        self.init(prefix: high, sequence: low)
+    }
+
+    public static func < (lhs: MessageID, rhs: MessageID) -> Bool {
+        (lhs.prefix, lhs.sequence) < (rhs.prefix, rhs.sequence)
+    }
+
+    /// The UUID form: 32 hexadecimal digits in groups of 8-4-4-4-12.
+    public var description: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        var position = 0
+        for (word, shiftStart) in [(prefix, 60), (sequence, 60)] {
+            var shift = shiftStart
+            while shift >= 0 {
+                if position == 8 || position == 13 || position == 18 || position == 23 { position += 1 }
+                bytes[position] = digits[Int((word >> UInt64(shift)) & 0xF)]
+                position += 1
+                shift -= 4
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,345 @@
+import Foundation
+
+/// What travels through the client's queues: events, and flush requests that keep their place in line.
+enum QueueItem {
+    /// An event and the sequence number it was stamped with (kept apart from the envelope so that a
+    /// processor rewriting the message id cannot escape an opt-out).
+    case event(Envelope, sequence: UInt64)
+    case flush(FlushBarrier)
+}
+
+/// The engine behind ``Analytics``: the callers' queue, the worker thread, identity and consent.
+///
+/// `@unchecked Sendable`: the state below `monitor` is only touched with `monitor` held; the worker-only
+/// state (`processors`, `lanes`, `limits`) is written in `init` and then only read by the worker thread.
+final class Pipeline: @unchecked Sendable {
+    private let processors: [any Processor]
+    private let lanes: [DestinationLane]
+    private let limits: InputLimits
+    private let now: @Sendable () -> Date
+    private let identityStore: any IdentityStore
+    private let center: DiagnosticsCenter
+    private let consent: ConsentCutoff
+    private let prefix: UInt64
+
+    // Guarded by `monitor`.
+    private let monitor = Monitor()
+    private var pending: [QueueItem] = []
+    private var pendingEvents = 0
+    private let buffering: Buffering
+    private var workerWaiting = false
+    private var stopping = false
+    private var workerExited = false
+    private var sequence: UInt64 = 0
+    private var identity: Identity
+    private var granted: Bool
+    private var isShutdown = false
+    private var reportedAfterShutdown = false
+    private var overflowing = false
+    private var tracked = 0
+    private var callerDrops: [DropReason: Int] = [:]
+
+    init(processors: [any Processor], destinations: [any Destination], configuration: Analytics.Configuration) {
+        self.processors = processors
+        self.limits = configuration.inputLimits
+        self.now = configuration.now
+        self.identityStore = configuration.identityStore
+        self.buffering = configuration.buffering
+        self.center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
+        self.consent = ConsentCutoff()
+        var generator = SystemRandomNumberGenerator()
+        self.prefix = generator.next()
+        self.granted = configuration.startsOptedIn
+        if let saved = configuration.identityStore.load() {
+            identity = saved
+        } else {
+            identity = .anonymous()
+            configuration.identityStore.save(identity)
+        }
+        pending.reserveCapacity(min(buffering.capacity, 1024))
+
+        var seen: [String: Int] = [:]
+        var lanes: [DestinationLane] = []
+        for destination in destinations {
+            var name = destination.name
+            if let count = seen[name] {
+                seen[name] = count + 1
+                let renamed = "\(name)#\(count + 1)"
+                center.report(
+                    Problem(
+                        .duplicateDestinationName,
+                        "Two destinations are named \"\(name)\"; this one is called \"\(renamed)\" in this client",
+                        outcome: .reported, destination: renamed))
+                name = renamed
+            } else {
+                seen[name] = 1
+            }
+            lanes.append(
+                DestinationLane(
+                    destination: destination, name: name, buffering: configuration.destinationBuffering,
+                    consent: consent, center: center))
+        }
+        self.lanes = lanes
+
+        let thread = Thread { [self] in self.run() }
+        thread.name = "tally.pipeline"
+        thread.start()
+    }
+
+    var destinationNames: [String] { lanes.map(\.name) }
+
+    // MARK: Caller side
+
+    /// The caller's path: stamp, lock, append, maybe wake the worker.
+    func enqueue(_ event: Event) {
+        let timestamp = now()
+        monitor.lock()
+        tracked += 1
+        if isShutdown {
+            callerDrops[.afterShutdown, default: 0] += 1
+            let first = !reportedAfterShutdown
+            reportedAfterShutdown = true
+            monitor.unlock()
+            if first {
+                center.report(
+                    Problem(
+                        .trackedAfterShutdown, "An event was tracked after shutdown(); it and any later ones are ignored",
+                        outcome: .dropped, eventName: event.name))
+            }
+            return
+        }
+        guard granted else {
+            callerDrops[.optedOut, default: 0] += 1
+            monitor.unlock()
+            return
+        }
+        while pendingEvents >= buffering.capacity {
+            if buffering.whenFull == .block, !stopping {
+                monitor.wait(.notFull)
+                continue
+            }
+            callerDrops[.bufferFull, default: 0] += 1
+            let first = !overflowing
+            overflowing = true
+            monitor.unlock()
+            if first {
+                center.report(
+                    Problem(
+                        .bufferFull,
+                        "The client's queue is full (\(buffering.capacity) events); new events are dropped until the worker catches up",
+                        outcome: .dropped, eventName: event.name))
+            }
+            return
+        }
+        sequence += 1
+        var envelope = Envelope(
+            event: event, messageId: MessageID(prefix: prefix, sequence: sequence), timestamp: timestamp,
+            userId: identity.userId, anonymousId: identity.anonymousId)
+        if event.kind != .track && event.kind != .screen { updateIdentity(for: event, envelope: &envelope) }
+        pending.append(.event(envelope, sequence: sequence))
+        pendingEvents += 1
+        if workerWaiting { monitor.signal(.notEmpty) }
+        monitor.unlock()
+    }
+
+    /// Identify and alias change who later events come from. Called with the lock held.
+    private func updateIdentity(for event: Event, envelope: inout Envelope) {
+        guard !event.name.allSatisfy(\.isWhitespace) else { return }  // rejected later by the input limits
+        switch event.kind {
+        case .identify:
+            identity.userId = event.name
+            identity.traits.merge(event.properties) { _, new in new }
+            envelope.userId = event.name
+        case .alias:
+            identity.userId = event.name
+        default:
+            return
+        }
+        identityStore.save(identity)
+    }
+
+    func resetIdentity() {
+        monitor.withLock {
+            identity = .anonymous()
+            identityStore.save(identity)
+        }
+    }
+
+    var currentIdentity: Identity { monitor.withLock { identity } }
+
+    var consentGranted: Bool { monitor.withLock { granted } }
+
+    func setConsent(_ newValue: Bool) {
+        monitor.withLock {
+            granted = newValue
+            if !newValue { consent.optOut(below: sequence) }
+        }
+    }
+
+    // MARK: Flush and shutdown
+
+    func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let barrier = FlushBarrier(parties: lanes.count, continuation: continuation)
+            monitor.lock()
+            guard !workerExited else {
+                monitor.unlock()
+                barrier.resolveNow()
+                return
+            }
+            pending.append(.flush(barrier))
+            if workerWaiting { monitor.signal(.notEmpty) }
+            monitor.unlock()
+        }
+    }
+
+    func shutdown() async {
+        monitor.withLock { isShutdown = true }
+        await flush()
+        stop()
+    }
+
+    /// Lets the worker drain what is queued, stop its destinations and exit.
+    func stop() {
+        monitor.withLock {
+            stopping = true
+            monitor.signal(.notEmpty)
+            monitor.broadcast(.notFull)
+        }
+    }
+
+    // MARK: Worker
+
+    private func run() {
+        var batch: [QueueItem] = []
+        batch.reserveCapacity(pending.capacity)
+        var laneBatches = [[QueueItem]](repeating: [], count: lanes.count)
+        while true {
+            monitor.lock()
+            while pending.isEmpty && !stopping {
+                workerWaiting = true
+                monitor.wait(.notEmpty)
+                workerWaiting = false
+            }
+            if pending.isEmpty {
+                workerExited = true
+                monitor.unlock()
+                break
+            }
+            swap(&pending, &batch)
+            pendingEvents = 0
+            overflowing = false
+            if buffering.whenFull == .block { monitor.broadcast(.notFull) }
+            monitor.unlock()
+
+            process(batch, into: &laneBatches)
+            batch.removeAll(keepingCapacity: true)
+        }
+        for lane in lanes { lane.stop() }
+    }
+
+    private func process(_ batch: [QueueItem], into laneBatches: inout [[QueueItem]]) {
+        var drops: [DropReason: Int] = [:]
+        var routedAway = [Int](repeating: 0, count: lanes.count)
+        for item in batch {
+            switch item {
+            case .flush:
+                for index in lanes.indices { laneBatches[index].append(item) }
+            case .event(let stamped, let sequence):
+                guard let envelope = prepare(stamped, drops: &drops) else { continue }
+                for (index, lane) in lanes.enumerated() {
+                    if let allowed = envelope.destinations, !allowed.contains(lane.name) {
+                        routedAway[index] += 1
+                    } else {
+                        laneBatches[index].append(.event(envelope, sequence: sequence))
+                    }
+                }
+            }
+        }
+        // Counts are committed before the batch (and any flush barrier in it) moves on, so a flush sees them.
+        if !drops.isEmpty { center.count(drops) }
+        for (index, lane) in lanes.enumerated() {
+            lane.enqueue(laneBatches[index], routedAway: routedAway[index])
+            laneBatches[index].removeAll(keepingCapacity: true)
+        }
+        if lanes.isEmpty {
+            for case .flush(let barrier) in batch { barrier.resolveNow() }
+        }
+    }
+
+    /// Input limits, then processors. Nil when the event is dropped.
+    private func prepare(_ stamped: Envelope, drops: inout [DropReason: Int]) -> Envelope? {
+        var envelope = stamped
+        let (event, problems) = limits.sanitize(envelope.event)
+        for problem in problems { center.report(problem) }
+        guard let event else {
+            drops[.invalidEvent, default: 0] += 1
+            return nil
+        }
+        if !problems.isEmpty { envelope.event = event }
+        for processor in processors {
+            guard let next = processor.process(envelope) else {
+                drops[.filtered(by: processor.name), default: 0] += 1
+                return nil
+            }
+            envelope = next
+        }
+        return envelope
+    }
+
+    // MARK: Diagnostics
+
+    var diagnostics: Diagnostics {
+        var snapshot = Diagnostics()
+        monitor.withLock {
+            snapshot.tracked = tracked
+            snapshot.dropped = callerDrops
+        }
+        center.fill(&snapshot)
+        for lane in lanes { snapshot.destinations[lane.name] = lane.diagnostics }
+        return snapshot
+    }
+}
+
+/// The sequence number below which events must not be delivered: everything stamped before the latest
+/// opt-out.
+final class ConsentCutoff: Sendable {
+    private let cutoff = Locked<UInt64?>(nil)
+
+    func optOut(below sequence: UInt64) { cutoff.withLock { $0 = sequence } }
+
+    /// Whether an event stamped with `sequence` may still be delivered.
+    @inline(__always)
+    func allows(_ sequence: UInt64) -> Bool {
+        cutoff.withLock { cutoff in cutoff.map { sequence > $0 } ?? true }
+    }
+}
+
+/// Resumes a flush once every destination has passed it.
+final class FlushBarrier: Sendable {
+    private let state: Locked<(parties: Int, continuation: CheckedContinuation<Void, Never>?)>
+
+    init(parties: Int, continuation: CheckedContinuation<Void, Never>) {
+        state = Locked((parties, continuation))
+    }
+
+    /// One destination has delivered everything before the barrier.
+    func arrive() {
+        let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
+            state.parties -= 1
+            guard state.parties <= 0 else { return nil }
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+
+    /// Nothing to wait for.
+    func resolveNow() {
+        let continuation = state.withLock { state in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume()
+    }
+}

@@ -1,0 +1,66 @@
+/// Where events go after the processors: a vendor SDK, the console, memory, a file, a server.
+///
+/// A destination has one job: take an ``Envelope`` and hand it on. The client gives each destination its
+/// own thread and bounded buffer, so a destination may block or be slow without holding back the app or
+/// the other destinations.
+///
+/// ## Implementing a destination
+/// - ``receive(_:context:)`` is called for every event, in the order the processors emitted them, from
+///   one thread at a time; it is never called concurrently for the same client.
+/// - Throw ``Problem`` to reject an event by rule (counted as rejected); throw any other error when
+///   delivery failed (counted as failed). Either way the client reports it and carries on. Events are not
+///   retried.
+/// - Report a change you made to respect a limit with ``DeliveryContext/report(_:)``, then deliver.
+/// - ``flush()`` runs when the app calls ``Analytics/flush()``, after every earlier event was received.
+///
+/// ```swift
+/// struct PrintDestination: Destination {
+///     var name: String { "print" }
+///     func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+///         print(envelope.event)
+///     }
+/// }
+/// ```
+public protocol Destination: Sendable {
+    /// A short name, unique within a client, used by routing and diagnostics. Defaults to the type name.
+    var name: String { get }
+
+    /// Delivers one event.
+    ///
+    /// - Parameters:
+    ///   - envelope: the event and what the client added to it.
+    ///   - context: where to report problems for this delivery.
+    /// - Throws: ``Problem`` to reject the event by rule, any other error when delivery failed.
+    func receive(_ envelope: Envelope, context: DeliveryContext) throws
+
+    /// Pushes out anything the destination buffers. Called on the destination's thread by
+    /// ``Analytics/flush()`` after every earlier event was received. The default does nothing.
+    func flush()
+}
+
+extension Destination {
+    public var name: String { String(describing: Self.self) }
+    public func flush() {}
+}
+
+/// What a destination can use while it receives an event.
+public struct DeliveryContext: Sendable {
+    /// The destination's name in this client (after de-duplication).
+    public let destination: String
+    private let reporter: @Sendable (Problem) -> Void
+
+    /// Creates a context that hands problems to `report`. The client makes these; tests of a destination
+    /// may make their own.
+    public init(destination: String, report: @escaping @Sendable (Problem) -> Void) {
+        self.destination = destination
+        self.reporter = report
+    }
+
+    /// Reports a problem with the event being delivered, such as a value cut to fit a vendor limit. The
+    /// problem's ``Problem/destination`` is filled in when empty.
+    public func report(_ problem: Problem) {
+        var problem = problem
+        if problem.destination == nil { problem.destination = destination }
+        reporter(problem)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+extension PropertyValue {
+    /// Converts a Foundation-style value, as vendor SDKs and older code hand around in `[String: Any]`.
+    ///
+    /// Strings, Booleans, integers of any width, floating-point numbers, `Date` (by the date rule of
+    /// ``date(_:)``), `URL` (its absolute string), `UUID` (its string), `NSNull`, arrays and string-keyed
+    /// dictionaries of those convert; an `Optional` converts its wrapped value or becomes ``null``.
+    /// Anything else returns nil rather than guessing.
+    ///
+    /// ```swift
+    /// let value = PropertyValue(any: ["item_name": "Pizza", "price": 9.5] as [String: Any])
+    /// // .object(["item_name": "Pizza", "price": 9.5])
+    /// ```
+    public init?(any value: Any) {
+        switch value {
+        case let value as PropertyValue: self = value
+        case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
+        case let value as String: self = .string(value)
+        case let value as Substring: self = .string(String(value))
+        case let value as Int: self = .int(value)
+        case let value as any BinaryInteger:
+            guard let int = Int(exactly: value) else { return nil }
+            self = .int(int)
+        case let value as Double: self = .double(value)
+        case let value as Float: self = .double(Double(value))
+        case let value as Date: self = .date(value)
+        case let value as URL: self = .string(value.absoluteString)
+        case let value as UUID: self = .string(value.uuidString)
+        case is NSNull: self = .null
+        case let value as [Any]:
+            var elements: [PropertyValue] = []
+            elements.reserveCapacity(value.count)
+            for element in value {
+                guard let converted = PropertyValue(any: element) else { return nil }
+                elements.append(converted)
+            }
+            self = .array(elements)
+        case let value as [String: Any]:
+            guard let members = [String: PropertyValue](any: value) else { return nil }
+            self = .object(members)
+        default:
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return nil }
+            guard let wrapped = mirror.children.first?.value else {
+                self = .null
+                return
+            }
+            guard let converted = PropertyValue(any: wrapped) else { return nil }
+            self = converted
+        }
+    }
+
+    /// This value as the Foundation types vendor SDKs take: `String`, `Int`, `Double`, `Bool`, `NSNull`,
+    /// `[Any]` and `[String: Any]`.
+    public var foundationValue: Any {
+        switch self {
+        case .string(let value): return value
+        case .int(let value): return value
+        case .double(let value): return value
+        case .bool(let value): return value
+        case .null: return NSNull()
+        case .array(let value): return value.map(\.foundationValue)
+        case .object(let value): return value.mapValues(\.foundationValue)
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == PropertyValue {
+    /// Converts a `[String: Any]` dictionary; nil if any value cannot be converted by
+    /// ``PropertyValue/init(any:)``.
+    public init?(any dictionary: [String: Any]) {
+        var members: [String: PropertyValue] = [:]
+        members.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            guard let converted = PropertyValue(any: value) else { return nil }
+            members[key] = converted
+        }
+        self = members
+    }
+
+    /// These properties as `[String: Any]` for vendor SDKs. See ``PropertyValue/foundationValue``.
+    public var foundationValue: [String: Any] { mapValues(\.foundationValue) }
+}

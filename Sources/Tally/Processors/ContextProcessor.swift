@@ -1,0 +1,70 @@
+import Foundation
+
+/// Adds fixed facts to every envelope's ``Envelope/context``, such as the app version or the library.
+///
+/// ```swift
+/// Analytics(processors: [.context(["app_version": "2.3.0"])], destinations: [...])
+/// ```
+///
+/// Values already in the context win over these.
+public struct ContextProcessor: Processor {
+    /// The facts added to each envelope.
+    public var values: [String: PropertyValue]
+
+    /// Creates a processor that adds `values`.
+    public init(_ values: [String: PropertyValue]) { self.values = values }
+
+    public var name: String { "context" }
+
+    public func process(_ envelope: Envelope) -> Envelope? {
+        var envelope = envelope
+        if envelope.context.isEmpty {
+            envelope.context = values
+        } else {
+            envelope.context.merge(values) { existing, _ in existing }
+        }
+        return envelope
+    }
+
+    /// The library's name and version and the operating system, under `library` and `os`.
+    public static var library: ContextProcessor {
+        ContextProcessor([
+            "library": ["name": "tally", "version": .string(TallyLibrary.version)],
+            "os": ["name": .string(TallyLibrary.operatingSystemName), "version": .string(ProcessInfo.processInfo.operatingSystemVersionString)],
+        ])
+    }
+}
+
+extension Processor where Self == ContextProcessor {
+    /// Adds `values` to every envelope's context. See ``ContextProcessor``.
+    public static func context(_ values: [String: PropertyValue]) -> ContextProcessor { ContextProcessor(values) }
+}
+
+/// Facts about this library.
+public enum TallyLibrary {
+    /// This library's version.
+    public static let version = "0.1.0"
+
+    /// The operating system Tally was built for, such as `Linux` or `iOS`.
+    public static var operatingSystemName: String {
+        #if os(iOS)
+        "iOS"
+        #elseif os(macOS)
+        "macOS"
+        #elseif os(tvOS)
+        "tvOS"
+        #elseif os(watchOS)
+        "watchOS"
+        #elseif os(visionOS)
+        "visionOS"
+        #elseif os(Linux)
+        "Linux"
+        #elseif os(Windows)
+        "Windows"
+        #elseif os(Android)
+        "Android"
+        #else
+        "unknown"
+        #endif
+    }
+}
