@@ -37,6 +37,7 @@ let package = Package(
             name: "TallyPlan",
             dependencies: [
                 "Tally",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
