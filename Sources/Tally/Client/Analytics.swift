@@ -108,8 +108,11 @@ extension Analytics {
     public struct Configuration: Sendable {
         /// The client's own queue between callers and its worker. Default: 10,000 events, drop newest.
         public var buffering: Buffering
-        /// Each destination's queue. Default: 10,000 events, drop newest.
+        /// Each destination's queue, unless ``bufferingByDestination`` names it. Default: 10,000 events,
+        /// drop newest.
         public var destinationBuffering: Buffering
+        /// Queues for particular destinations, by name (after de-duplication).
+        public var bufferingByDestination: [String: Buffering]
         /// The rules applied to every event before the processors. See ``InputLimits``.
         public var inputLimits: InputLimits
         /// Where the identity is loaded from and saved to. Default: in memory.
@@ -128,6 +131,7 @@ extension Analytics {
         public init(
             buffering: Buffering = .default,
             destinationBuffering: Buffering = .default,
+            bufferingByDestination: [String: Buffering] = [:],
             inputLimits: InputLimits = .default,
             identityStore: any IdentityStore = InMemoryIdentityStore(),
             startsOptedIn: Bool = true,
@@ -137,6 +141,7 @@ extension Analytics {
         ) {
             self.buffering = buffering
             self.destinationBuffering = destinationBuffering
+            self.bufferingByDestination = bufferingByDestination
             self.inputLimits = inputLimits
             self.identityStore = identityStore
             self.startsOptedIn = startsOptedIn

@@ -76,7 +76,8 @@ final class Pipeline: @unchecked Sendable {
             }
             lanes.append(
                 DestinationLane(
-                    destination: destination, name: name, buffering: configuration.destinationBuffering,
+                    destination: destination, name: name,
+                    buffering: configuration.bufferingByDestination[name] ?? configuration.destinationBuffering,
                     consent: consent, center: center))
         }
         self.lanes = lanes

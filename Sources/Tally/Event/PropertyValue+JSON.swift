@@ -302,7 +302,7 @@ package struct JSONReader {
                     }
                     scalars.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
                 default:
-                    throw JSONError("Invalid escape '\\\(Unicode.Scalar(escape))'", offset: index - 1)
+                    throw JSONError("Invalid escape '\\\(Unicode.Scalar(escape))'", offset: index - 2)
                 }
             default:
                 if byte < 0x20 { throw JSONError("Unescaped control character in a string", offset: index) }

@@ -1,0 +1,123 @@
+import Foundation
+import Tally
+import Testing
+
+/// The bad-input table of ``InputLimits``, rule by rule, directly and through the client.
+struct InputLimitsTests {
+    let limits = InputLimits()
+
+    @Test(arguments: ["", " ", "\n\t "])
+    func emptyOrWhitespaceNamesAreDropped(name: String) throws {
+        let (event, problems) = limits.sanitize(Event(name, ["a": 1]))
+        #expect(event == nil)
+        let problem = try #require(problems.only)
+        #expect(problem.code == .emptyName)
+        #expect(problem.outcome == .dropped)
+    }
+
+    @Test func namesOver256CharactersAreDropped() throws {
+        #expect(limits.sanitize(Event(String(repeating: "a", count: 256))).event != nil)
+        #expect(limits.sanitize(Event(String(repeating: "é", count: 256))).event != nil)
+        let (event, problems) = limits.sanitize(Event(String(repeating: "a", count: 257)))
+        #expect(event == nil)
+        let problem = try #require(problems.only)
+        #expect(problem.code == .nameTooLong)
+        #expect(problem.message == "The event name has 257 characters; at most 256 are allowed")
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteNumbersBecomeNull(value: Double) throws {
+        let (event, problems) = limits.sanitize(Event("e", ["x": .double(value), "ok": 1.5, "list": [.double(value)]]))
+        #expect(event?.properties == ["x": nil, "ok": 1.5, "list": [nil]])
+        #expect(problems.map(\.code) == [.nonFiniteNumber, .nonFiniteNumber])
+        #expect(problems.map(\.path) == ["/properties/list/0", "/properties/x"])
+        #expect(problems.allSatisfy { $0.outcome == .sanitized && $0.eventName == "e" })
+    }
+
+    @Test func stringsOver64KiBAreCutAtACharacterBoundary() throws {
+        let exact = String(repeating: "a", count: 65_536)
+        #expect(limits.sanitize(Event("e", ["s": .string(exact)])).problems.isEmpty)
+        // 'é' is two bytes: 32,768 of them fill the limit exactly; one more ASCII byte overflows.
+        let long = String(repeating: "é", count: 32_768) + "!"
+        let (event, problems) = limits.sanitize(Event("e", ["s": .string(long)]))
+        let cut = try #require(event?.properties["s"]?.stringValue)
+        #expect(cut.utf8.count == 65_536)
+        #expect(cut == String(repeating: "é", count: 32_768))
+        #expect(problems.map(\.code) == [.stringTooLong])
+        #expect(problems.first?.path == "/properties/s")
+        // A multi-byte character straddling the limit is dropped whole.
+        let straddling = "a" + String(repeating: "é", count: 32_768)
+        let straddled = limits.sanitize(Event("e", ["s": .string(straddling)])).event?.properties["s"]?.stringValue
+        #expect(straddled?.utf8.count == 65_535)
+    }
+
+    @Test func nestingDeeperThan32LevelsIsReplacedByNull() throws {
+        func nested(_ depth: Int) -> PropertyValue {
+            depth == 0 ? "leaf" : .array([nested(depth - 1)])
+        }
+        #expect(limits.sanitize(Event("e", ["ok": nested(32)])).problems.isEmpty)
+        let (event, problems) = limits.sanitize(Event("e", ["deep": nested(33)]))
+        let problem = try #require(problems.only)
+        #expect(problem.code == .nestingTooDeep)
+        #expect(problem.path == "/properties/deep" + String(repeating: "/0", count: 32))
+        var value = try #require(event?.properties["deep"])
+        for _ in 0..<32 { value = try #require(value.arrayValue?.first) }
+        #expect(value == .null)
+    }
+
+    @Test func moreThan1000PropertiesKeepTheFirst1000InKeyOrder() throws {
+        var properties: [String: PropertyValue] = [:]
+        for index in 0..<1005 { properties[String(format: "p%04d", index)] = .int(index) }
+        let (event, problems) = limits.sanitize(Event("e", properties))
+        let kept = try #require(event?.properties)
+        #expect(kept.count == 1000)
+        #expect(kept["p0999"] == 999)
+        #expect(kept["p1000"] == nil)
+        let problem = try #require(problems.only)
+        #expect(problem.code == .tooManyProperties)
+        #expect(problem.message.contains("the 5 after the first 1000"))
+    }
+
+    @Test func emptyPropertyKeysAreRemoved() throws {
+        let (event, problems) = limits.sanitize(Event("e", ["": 1, "a": 2]))
+        #expect(event?.properties == ["a": 2])
+        #expect(problems.map(\.code) == [.emptyPropertyKey])
+    }
+
+    @Test func pathsEscapeSlashesAndTildes() throws {
+        let (_, problems) = limits.sanitize(Event("e", ["a/b~c": .double(.nan)]))
+        #expect(problems.first?.path == "/properties/a~1b~0c")
+    }
+
+    @Test func cleanEventsComeBackUnchanged() {
+        let event = Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5, "extras": ["basil"]])
+        let result = limits.sanitize(event)
+        #expect(result.event == event)
+        #expect(result.problems.isEmpty)
+    }
+
+    @Test func theClientAppliesTheRulesAndReportsEachProblem() async throws {
+        let memory = InMemoryDestination()
+        let reported = LockedBox<[Problem]>([])
+        let analytics = Analytics(
+            destinations: [memory],
+            configuration: .init(onProblem: { problem in reported.mutate { $0.append(problem) } }))
+        analytics.track("", ["a": 1])
+        analytics.track(String(repeating: "x", count: 300))
+        analytics.track("ok", ["bad": .double(.nan)])
+        await analytics.flush()
+
+        #expect(memory.events == [Event("ok", ["bad": nil])])
+        let diagnostics = analytics.diagnostics
+        #expect(diagnostics.tracked == 3)
+        #expect(diagnostics.dropped[.invalidEvent] == 2)
+        #expect(diagnostics.delivered["memory"] == 1)
+        #expect(reported.value.map(\.code) == [.emptyName, .nameTooLong, .nonFiniteNumber])
+        #expect(diagnostics.recentProblems == reported.value)
+    }
+}
+
+extension Collection {
+    /// The single element, or nil when there are zero or several.
+    var only: Element? { count == 1 ? first : nil }
+}
