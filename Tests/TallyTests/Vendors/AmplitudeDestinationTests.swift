@@ -61,7 +61,8 @@ enum FakeAmplitude {
         }
 
         @discardableResult
-        func track(eventType: String, eventProperties: [String: Any]? = nil, options: EventOptions? = nil) -> Amplitude {
+        func track(eventType: String, eventProperties: [String: Any]? = nil, options: EventOptions? = nil) -> Amplitude
+        {
             record("track \(eventType) \(eventProperties.map { $0.keys.sorted() } ?? [])")
         }
 
@@ -106,7 +107,9 @@ extension Vendors {
             let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5]), to: destination)
             #expect(delivery.problems.isEmpty)
             #expect(
-                spy.calls == [.track(eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza", "price": 9.5])])
+                spy.calls == [
+                    .track(eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza", "price": 9.5])
+                ])
         }
 
         @Test func trackWithoutPropertiesPassesNil() {
@@ -184,7 +187,8 @@ extension Vendors {
                 testDescription: "top level", properties: ["note": .string(long), "n": 1], sent: ["note": cut, "n": 1],
                 paths: ["/properties/note"]),
             StringCase(
-                testDescription: "in an array", properties: ["tags": ["ok", .string(long)]], sent: ["tags": ["ok", cut]],
+                testDescription: "in an array", properties: ["tags": ["ok", .string(long)]],
+                sent: ["tags": ["ok", cut]],
                 paths: ["/properties/tags/1"]),
             StringCase(
                 testDescription: "in an object", properties: ["address": ["street": .string(long)]],
@@ -201,7 +205,8 @@ extension Vendors {
                 properties: ["e": .string(String(repeating: "😀", count: 513))],
                 sent: ["e": .string(String(repeating: "😀", count: 512))], paths: ["/properties/e"]),
             StringCase(
-                testDescription: "exactly 1,024 is untouched", properties: ["note": cut], sent: ["note": cut], paths: []),
+                testDescription: "exactly 1,024 is untouched", properties: ["note": cut], sent: ["note": cut], paths: []
+            ),
         ]
 
         @Test(arguments: stringCases)
@@ -212,7 +217,8 @@ extension Vendors {
             #expect(delivery.problems.map(\.path) == rule.paths)
             for problem in delivery.problems {
                 expectVendorProblem(
-                    problem, destination: "amplitude", event: event, path: problem.path, mentioning: "at most 1024 characters")
+                    problem, destination: "amplitude", event: event, path: problem.path,
+                    mentioning: "at most 1024 characters")
             }
         }
 
@@ -236,7 +242,8 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             #expect(
                 spy.calls == [
-                    .track(eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": Self.cut])
+                    .track(
+                        eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": Self.cut])
                 ])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(

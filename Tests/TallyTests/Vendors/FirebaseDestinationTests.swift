@@ -59,7 +59,10 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             #expect(delivery.problems.isEmpty)
             #expect(delivery.thrown == nil)
-            #expect(spy.calls == [.logEvent("menu_item_ordered", parameters: ["item_name": "Pizza", "price": 9.5, "quantity": 2])])
+            #expect(
+                spy.calls == [
+                    .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza", "price": 9.5, "quantity": 2])
+                ])
         }
 
         @Test func trackWithoutPropertiesPassesNilParameters() {
@@ -132,15 +135,20 @@ extension Vendors {
             NameCase(input: "café", sent: "caf_", fragments: ["only contain letters"]),
             NameCase(input: "1st_launch", sent: "x_1st_launch", fragments: ["must start with a letter"]),
             NameCase(input: "_private", sent: "x__private", fragments: ["must start with a letter"]),
-            NameCase(input: "2 much", sent: "x_2_much", fragments: ["only contain letters", "must start with a letter"]),
-            NameCase(input: "firebase_thing", sent: "x_firebase_thing", fragments: ["reserves the prefix \"firebase_\""]),
+            NameCase(
+                input: "2 much", sent: "x_2_much", fragments: ["only contain letters", "must start with a letter"]),
+            NameCase(
+                input: "firebase_thing", sent: "x_firebase_thing", fragments: ["reserves the prefix \"firebase_\""]),
             NameCase(input: "Google_pay", sent: "x_Google_pay", fragments: ["reserves the prefix \"google_\""]),
             NameCase(input: "ga_session", sent: "x_ga_session", fragments: ["reserves the prefix \"ga_\""]),
             NameCase(input: "error", sent: "x_error", fragments: ["reserves the event name \"error\""]),
             NameCase(input: "session_start", sent: "x_session_start", fragments: ["reserves the event name"]),
-            NameCase(input: String(repeating: "a", count: 41), sent: String(repeating: "a", count: 40), fragments: ["at most 40 characters"]),
             NameCase(
-                input: "an event " + String(repeating: "b", count: 40), sent: "an_event_" + String(repeating: "b", count: 31),
+                input: String(repeating: "a", count: 41), sent: String(repeating: "a", count: 40),
+                fragments: ["at most 40 characters"]),
+            NameCase(
+                input: "an event " + String(repeating: "b", count: 40),
+                sent: "an_event_" + String(repeating: "b", count: 31),
                 fragments: ["only contain letters", "at most 40 characters"]),
             NameCase(
                 input: "ga_" + String(repeating: "c", count: 37), sent: "x_ga_" + String(repeating: "c", count: 35),
@@ -209,7 +217,9 @@ extension Vendors {
                 mentioning: "already has")
         }
 
-        static let nonScalars: [(String, PropertyValue)] = [("nothing", .null), ("tags", ["a", "b"]), ("address", ["city": "Rome"])]
+        static let nonScalars: [(String, PropertyValue)] = [
+            ("nothing", .null), ("tags", ["a", "b"]), ("address", ["city": "Rome"]),
+        ]
 
         @Test(arguments: nonScalars)
         func nonScalarParametersAreRemoved(_ key: String, _ value: PropertyValue) {
@@ -262,10 +272,14 @@ extension Vendors {
         @Test func aLongScreenNameIsCutWithAPathToTheName() {
             let event = Event.screen(String(repeating: "s", count: 120))
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("screen_view", parameters: ["screen_name": .string(String(repeating: "s", count: 100))])])
+            #expect(
+                spy.calls == [
+                    .logEvent("screen_view", parameters: ["screen_name": .string(String(repeating: "s", count: 100))])
+                ])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
-                delivery.problems.first, destination: "firebase", event: event, path: "/name", mentioning: "at most 100")
+                delivery.problems.first, destination: "firebase", event: event, path: "/name", mentioning: "at most 100"
+            )
         }
 
         @Test func atMost25ParametersAreKeptInNameOrder() {
@@ -275,7 +289,9 @@ extension Vendors {
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties",
-                mentioning: "5 after the first 25 in name order were removed: \"p25\", \"p26\", \"p27\", \"p28\", \"p29\"")
+                mentioning:
+                    "at most 25 parameters per event; 5 were removed, the last in name order: \"p25\", \"p26\", \"p27\", \"p28\", \"p29\""
+            )
         }
 
         @Test func theScreenNameIsKeptWhenParametersAreTooMany() {
@@ -286,7 +302,9 @@ extension Vendors {
             #expect(spy.calls == [.logEvent("screen_view", parameters: expected)])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
-                delivery.problems.first, destination: "firebase", event: event, path: "/properties", mentioning: "6 after")
+                delivery.problems.first, destination: "firebase", event: event, path: "/properties",
+                mentioning:
+                    "6 were removed, the last in name order: \"p24\", \"p25\", \"p26\", \"p27\", \"p28\" and 1 more")
         }
 
         @Test func removedParametersDoNotCountTowardsTheLimit() {
@@ -377,7 +395,8 @@ extension Vendors {
                 fragments: ["only contain letters"]),
             UserPropertyCase(
                 key: String(repeating: "n", count: 25), value: "x",
-                sent: .setUserProperty("x", forName: String(repeating: "n", count: 24)), fragments: ["at most 24 characters"]),
+                sent: .setUserProperty("x", forName: String(repeating: "n", count: 24)),
+                fragments: ["at most 24 characters"]),
             UserPropertyCase(
                 key: "user_id", value: "x", sent: .setUserProperty("x", forName: "x_user_id"),
                 fragments: ["reserves the user property name \"user_id\""]),
@@ -386,7 +405,8 @@ extension Vendors {
                 fragments: ["reserves the prefix"]),
             UserPropertyCase(
                 key: "plan", value: .string(String(repeating: "v", count: 37)),
-                sent: .setUserProperty(String(repeating: "v", count: 36), forName: "plan"), fragments: ["at most 36 characters"]),
+                sent: .setUserProperty(String(repeating: "v", count: 36), forName: "plan"),
+                fragments: ["at most 36 characters"]),
             UserPropertyCase(key: "toppings", value: ["basil"], sent: nil, fragments: ["a array was not sent"]),
             UserPropertyCase(key: "address", value: ["city": "Rome"], sent: nil, fragments: ["a object was not sent"]),
         ]
@@ -399,7 +419,8 @@ extension Vendors {
             #expect(delivery.problems.count == rule.fragments.count)
             for (problem, fragment) in zip(delivery.problems, rule.fragments) {
                 expectVendorProblem(
-                    problem, destination: "firebase", event: event, path: "/properties/\(rule.key)", mentioning: fragment)
+                    problem, destination: "firebase", event: event, path: "/properties/\(rule.key)",
+                    mentioning: fragment)
             }
         }
 
@@ -407,7 +428,8 @@ extension Vendors {
 
         @Test func limitsCanBeRaisedForAnalytics360() {
             let spy = FirebaseSpy()
-            let destination = FirebaseDestination(adapter: spy, limits: FirebaseLimits(maximumParameterValueLength: 500))
+            let destination = FirebaseDestination(
+                adapter: spy, limits: FirebaseLimits(maximumParameterValueLength: 500))
             let text = PropertyValue.string(String(repeating: "x", count: 500))
             let delivery = deliver(Event("ordered", ["note": text]), to: destination)
             #expect(delivery.problems.isEmpty)

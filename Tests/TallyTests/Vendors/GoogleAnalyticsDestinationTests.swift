@@ -43,7 +43,8 @@ extension Vendors {
         @Test func trackSendsTheNameAndProperties() {
             let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.trackEvent(with: "menu_item_ordered", properties: ["item_name": "Pizza", "price": 9.5])])
+            #expect(
+                spy.calls == [.trackEvent(with: "menu_item_ordered", properties: ["item_name": "Pizza", "price": 9.5])])
         }
 
         @Test func trackWithoutPropertiesSendsAnEmptyDictionary() {
@@ -54,7 +55,10 @@ extension Vendors {
         @Test func screenSendsScreenView() {
             let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.trackEvent(with: "screen_view", properties: ["screen_name": "Menu", "section": "pizza"])])
+            #expect(
+                spy.calls == [
+                    .trackEvent(with: "screen_view", properties: ["screen_name": "Menu", "section": "pizza"])
+                ])
         }
 
         @Test func theScreenNameWinsOverAScreenNameProperty() {

@@ -26,7 +26,8 @@ final class MixpanelSpy: MixpanelAdapter, @unchecked Sendable {
         record(.identify(distinctId: distinctId, usePeople: usePeople, hasCompletion: completion != nil))
     }
 
-    func createAlias(_ alias: String, distinctId: String, usePeople: Bool, andIdentify: Bool, completion: (() -> Void)?) {
+    func createAlias(_ alias: String, distinctId: String, usePeople: Bool, andIdentify: Bool, completion: (() -> Void)?)
+    {
         record(
             .createAlias(
                 alias, distinctId: distinctId, usePeople: usePeople, andIdentify: andIdentify,
@@ -137,10 +138,13 @@ extension Vendors {
         // MARK: Kinds
 
         @Test func trackTracksTheEventWithItsProperties() {
-            let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "toppings": ["basil"]]), to: destination)
+            let delivery = deliver(
+                Event("menu_item_ordered", ["item_name": "Pizza", "toppings": ["basil"]]), to: destination)
             #expect(delivery.problems.isEmpty)
             #expect(
-                spy.calls == [.track(event: "menu_item_ordered", properties: ["item_name": "Pizza", "toppings": ["basil"]])])
+                spy.calls == [
+                    .track(event: "menu_item_ordered", properties: ["item_name": "Pizza", "toppings": ["basil"]])
+                ])
         }
 
         @Test func trackWithoutPropertiesPassesNil() {
@@ -197,7 +201,8 @@ extension Vendors {
             _ = deliver(.alias("user-43"), to: destination, userId: "user-42")
             #expect(
                 spy.calls == [
-                    .createAlias("user-43", distinctId: "user-42", usePeople: true, andIdentify: true, hasCompletion: false)
+                    .createAlias(
+                        "user-43", distinctId: "user-42", usePeople: true, andIdentify: true, hasCompletion: false)
                 ])
         }
 
@@ -205,7 +210,8 @@ extension Vendors {
             _ = deliver(.alias("user-43"), to: destination)
             #expect(
                 spy.calls == [
-                    .createAlias("user-43", distinctId: "anon-1", usePeople: true, andIdentify: true, hasCompletion: false)
+                    .createAlias(
+                        "user-43", distinctId: "anon-1", usePeople: true, andIdentify: true, hasCompletion: false)
                 ])
         }
 
@@ -225,12 +231,14 @@ extension Vendors {
         func fewerThan255PropertiesAreKeptInKeyOrder(_ count: Int, _ removed: Int) {
             let event = Event("ordered", numberedPropertiesWithWideKeys(count))
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.track(event: "ordered", properties: numberedPropertiesWithWideKeys(min(count, 254)))])
+            #expect(
+                spy.calls == [.track(event: "ordered", properties: numberedPropertiesWithWideKeys(min(count, 254)))])
             #expect(delivery.problems.count == (removed > 0 ? 1 : 0))
             if removed > 0 {
                 expectVendorProblem(
                     delivery.problems.first, destination: "mixpanel", event: event, path: "/properties",
-                    mentioning: "fewer than 255 properties per event; \(removed) after the first 254 in key order were removed: \"p254\"")
+                    mentioning:
+                        "fewer than 255 properties per event; \(removed) were removed, the last in key order: \"p254\"")
             }
         }
 

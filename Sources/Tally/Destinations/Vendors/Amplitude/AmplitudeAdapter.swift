@@ -83,7 +83,8 @@ extension AmplitudeAdapter {
         case .setGroup(let groupType, let groupName):
             _ = setGroup(groupType: groupType, groupName: groupName, options: nil)
         case .groupIdentify(let groupType, let groupName, let groupProperties):
-            _ = groupIdentify(groupType: groupType, groupName: groupName, groupProperties: groupProperties, options: nil)
+            _ = groupIdentify(
+                groupType: groupType, groupName: groupName, groupProperties: groupProperties, options: nil)
         }
     }
 }

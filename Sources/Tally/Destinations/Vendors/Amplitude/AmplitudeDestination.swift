@@ -69,7 +69,8 @@ public struct AmplitudeDestination: Destination {
                 event: event, problems: &problems)
             properties.removeValue(forKey: Self.screenNameProperty)
             properties = cut(properties, event: event, problems: &problems)
-            properties[Self.screenNameProperty] = cut(.string(event.name), path: "/name", event: event, problems: &problems)
+            properties[Self.screenNameProperty] = cut(
+                .string(event.name), path: "/name", event: event, problems: &problems)
             calls = [.track(eventType: Self.screenEventType, eventProperties: properties.foundationValue)]
         case .identify:
             calls = [.setUserId(event.name)]
@@ -82,7 +83,8 @@ public struct AmplitudeDestination: Destination {
             if !event.properties.isEmpty {
                 let traits = cut(event.properties, event: event, problems: &problems)
                 calls.append(
-                    .groupIdentify(groupType: groupType, groupName: event.name, groupProperties: traits.foundationValue))
+                    .groupIdentify(groupType: groupType, groupName: event.name, groupProperties: traits.foundationValue)
+                )
             }
         case .alias:
             calls = [.setUserId(event.name)]

@@ -19,7 +19,8 @@
 /// ```swift
 /// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
 ///
-/// let analytics = Analytics(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
+/// // FirebaseAnalytics has an `Analytics` too: name Tally's with its module.
+/// let analytics = Tally.Analytics(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
 /// analytics.track("menu item-ordered", ["item_name": "Pizza"])
 /// // Analytics.logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]), and one problem
 /// ```
@@ -99,7 +100,8 @@ public struct FirebaseDestination: Destination {
     }
 
     private var eventNameRule: NameRule {
-        NameRule(noun: "event name", maximumLength: limits.maximumEventNameLength, reservedNames: limits.reservedEventNames)
+        NameRule(
+            noun: "event name", maximumLength: limits.maximumEventNameLength, reservedNames: limits.reservedEventNames)
     }
 
     private var parameterNameRule: NameRule {
@@ -140,7 +142,8 @@ public struct FirebaseDestination: Destination {
         if !(result.first.map(Self.isLetter) ?? false) {
             note("Firebase \(rule.noun)s must start with a letter; \(quoted(result)) became \(quoted(prefixed))")
             result = prefixed
-        } else if let reserved = limits.reservedPrefixes.first(where: { result.lowercased().hasPrefix($0.lowercased()) }) {
+        } else if let reserved = limits.reservedPrefixes.first(where: { result.lowercased().hasPrefix($0.lowercased()) }
+        ) {
             note("Firebase reserves the prefix \(quoted(reserved)); \(quoted(result)) became \(quoted(prefixed))")
             result = prefixed
         } else if rule.reservedNames.contains(result) {
@@ -224,7 +227,7 @@ public struct FirebaseDestination: Destination {
         if !removed.isEmpty {
             problems.append(
                 VendorRules.problem(
-                    "Firebase takes at most \(limits.maximumParameterCount) parameters per event; \(removed.count) after the first \(limits.maximumParameterCount) in name order were removed: \(VendorRules.list(removed))",
+                    "Firebase takes at most \(limits.maximumParameterCount) parameters per event; \(removed.count) were removed, the last in name order: \(VendorRules.list(removed))",
                     event: event, path: "/properties"))
         }
         return result

@@ -54,7 +54,8 @@ public struct GoogleAnalyticsDestination: Destination {
             box.adapter.trackEvent(with: "screen_view", properties: properties.foundationValue)
         case .identify, .group, .alias:
             throw VendorRules.problem(
-                "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped, event: event, path: nil)
+                "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped, event: event,
+                path: nil)
         }
     }
 }

@@ -99,7 +99,7 @@ public struct MixpanelDestination: Destination {
         if !removed.isEmpty {
             problems.append(
                 VendorRules.problem(
-                    "Mixpanel takes fewer than \(limit + 1) properties per event; \(removed.count) after the first \(limit) in key order were removed: \(VendorRules.list(removed))",
+                    "Mixpanel takes fewer than \(limit + 1) properties per event; \(removed.count) were removed, the last in key order: \(VendorRules.list(removed))",
                     event: event, path: "/properties"))
         }
         return properties

@@ -16,7 +16,8 @@
 /// ```swift
 /// extension Segment.Analytics: SegmentAdapter {}
 ///
-/// let analytics = Analytics(destinations: [SegmentDestination(adapter: segment)])
+/// // Segment has an `Analytics` too: name Tally's with its module.
+/// let analytics = Tally.Analytics(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // segment.track(name: "menu_item_ordered", properties: ["item_name": "Pizza"])
 /// ```
