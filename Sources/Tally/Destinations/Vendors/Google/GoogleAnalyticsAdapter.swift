@@ -1,0 +1,21 @@
+/// The call ``GoogleAnalyticsDestination`` makes, mirroring the Google SDK of the adapter-pattern
+/// example (`GoogleSDK.trackEvent(with:properties:)`).
+///
+/// The SDK has exactly this method, so its conformance is empty:
+///
+/// ```swift
+/// extension GoogleSDK: GoogleAnalyticsAdapter {}
+///
+/// let google = GoogleAnalyticsDestination(adapter: GoogleSDK(apiKey: key, clientSecret: secret))
+/// ```
+///
+/// The protocol is not `Sendable`, like the SDK; ``GoogleAnalyticsDestination`` calls it from one thread
+/// at a time.
+public protocol GoogleAnalyticsAdapter {
+    /// Tracks an event: the SDK's `trackEvent(with:properties:)`.
+    ///
+    /// - Parameters:
+    ///   - name: the event name.
+    ///   - properties: JSON-like Foundation values; empty when the event has none.
+    func trackEvent(with name: String, properties: [String: Any])
+}

@@ -1,0 +1,40 @@
+/// The calls ``SegmentDestination`` makes, mirroring Segment's Swift SDK (`analytics-swift`).
+///
+/// These are the untyped `[String: Any]` forms of Segment's calls, which its `Analytics` class has with
+/// exactly these signatures (the default arguments do not matter to a conformance), so the conformance
+/// is empty:
+///
+/// ```swift
+/// import Segment
+/// import Tally
+///
+/// extension Segment.Analytics: SegmentAdapter {}
+///
+/// let segment = SegmentDestination(adapter: Segment.Analytics(configuration: Configuration(writeKey: key)))
+/// ```
+///
+/// In a file that imports both Tally and Segment, `Analytics` alone is ambiguous; qualify it with its
+/// module as above.
+///
+/// The protocol is not `Sendable`, like the SDK; ``SegmentDestination`` calls it from one thread at a
+/// time.
+public protocol SegmentAdapter {
+    /// Tracks an event: Segment's `track(name:properties:)`.
+    ///
+    /// - Parameters:
+    ///   - name: the event name.
+    ///   - properties: JSON-like Foundation values, or nil when the event has none.
+    func track(name: String, properties: [String: Any]?)
+
+    /// Tracks a screen view: Segment's `screen(title:category:properties:)`.
+    func screen(title: String, category: String?, properties: [String: Any]?)
+
+    /// Says who the user is: Segment's `identify(userId:traits:)`.
+    func identify(userId: String, traits: [String: Any]?)
+
+    /// Puts the user in a group: Segment's `group(groupId:traits:)`.
+    func group(groupId: String, traits: [String: Any]?)
+
+    /// Gives the current user a new id: Segment's `alias(newId:)`.
+    func alias(newId: String)
+}

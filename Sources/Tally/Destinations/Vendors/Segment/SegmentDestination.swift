@@ -1,0 +1,92 @@
+/// Sends events to Segment through a ``SegmentAdapter``, within ``SegmentLimits``.
+///
+/// Segment's calls are Tally's event kinds, so each event maps to the call of the same name:
+///
+/// | event | Segment call |
+/// |---|---|
+/// | ``Event/Kind/track`` | `track(name: name, properties: properties)` |
+/// | ``Event/Kind/screen`` | `screen(title: name, category: nil, properties: properties)` |
+/// | ``Event/Kind/identify`` | `identify(userId: userId, traits: traits)` |
+/// | ``Event/Kind/group`` | `group(groupId: groupId, traits: traits)` |
+/// | ``Event/Kind/alias`` | `alias(newId: newId)`; Segment takes the previous id from its own state |
+///
+/// Properties and traits are nil when there are none. A message larger than
+/// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
+///
+/// ```swift
+/// extension Segment.Analytics: SegmentAdapter {}
+///
+/// // Segment has an `Analytics` too: name Tally's with its module.
+/// let analytics = Tally.Analytics(destinations: [SegmentDestination(adapter: segment)])
+/// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
+/// // segment.track(name: "menu_item_ordered", properties: ["item_name": "Pizza"])
+/// ```
+public struct SegmentDestination: Destination {
+    /// The destination's name. Default `segment`.
+    public let name: String
+    /// The limits the destination enforces.
+    public let limits: SegmentLimits
+    private let box: AdapterBox<any SegmentAdapter>
+
+    /// Creates a destination calling `adapter`, normally Segment's `Analytics` instance.
+    ///
+    /// - Parameters:
+    ///   - adapter: receives Segment's calls.
+    ///   - name: the destination's name. Default `segment`.
+    ///   - limits: the limits to enforce. Default: Segment's documented ones.
+    public init(adapter: any SegmentAdapter, name: String = "segment", limits: SegmentLimits = .default) {
+        self.name = name
+        self.limits = limits
+        self.box = AdapterBox(adapter)
+    }
+
+    /// Transforms the event into Segment's call and makes it.
+    ///
+    /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` when the message is larger than
+    ///   ``SegmentLimits/maximumMessageBytes``; nothing is sent then.
+    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        let event = envelope.event
+        let size = Self.messageSize(envelope)
+        guard size <= limits.maximumMessageBytes else {
+            throw VendorRules.problem(
+                "The Segment message would be \(size) bytes of JSON; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
+                outcome: .dropped, event: event, path: nil)
+        }
+        let adapter = box.adapter
+        let properties = event.properties.optionalFoundationValue
+        switch event.kind {
+        case .track: adapter.track(name: event.name, properties: properties)
+        case .screen: adapter.screen(title: event.name, category: nil, properties: properties)
+        case .identify: adapter.identify(userId: event.name, traits: properties)
+        case .group: adapter.group(groupId: event.name, traits: properties)
+        case .alias: adapter.alias(newId: event.name)
+        }
+    }
+
+    /// The size in bytes of the compact JSON of the message the destination hands to Segment, in
+    /// Segment's field names. See ``SegmentLimits``.
+    static func messageSize(_ envelope: Envelope) -> Int {
+        let event = envelope.event
+        var message: [String: PropertyValue] = ["type": .string(event.kind.rawValue)]
+        switch event.kind {
+        case .track:
+            message["event"] = .string(event.name)
+            message["properties"] = .object(event.properties)
+        case .screen:
+            message["name"] = .string(event.name)
+            message["properties"] = .object(event.properties)
+        case .identify:
+            message["userId"] = .string(event.name)
+            message["traits"] = .object(event.properties)
+        case .group:
+            message["groupId"] = .string(event.name)
+            message["traits"] = .object(event.properties)
+        case .alias:
+            message["userId"] = .string(event.name)
+            message["previousId"] = .string(envelope.distinctId)
+        }
+        var writer = JSONWriter()
+        writer.writeObject(message)
+        return writer.bytes.count
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Tally
+import Testing
+
+/// Records every call to the Google SDK, safely from any thread.
+final class GoogleAnalyticsSpy: GoogleAnalyticsAdapter, @unchecked Sendable {
+    enum Call: Equatable {
+        case trackEvent(with: String, properties: [String: PropertyValue])
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Call] = []
+
+    var calls: [Call] { lock.withLock { recorded } }
+
+    func trackEvent(with name: String, properties: [String: Any]) {
+        let call = Call.trackEvent(with: name, properties: typedProperties(properties))
+        lock.withLock { recorded.append(call) }
+    }
+}
+
+/// The example's third-party SDK: a class we do not control, with its own initializer and method.
+final class GoogleSDK {
+    private let lock = NSLock()
+    private var recorded: [String] = []
+    var sdkCalls: [String] { lock.withLock { recorded } }
+
+    init(apiKey: String, clientSecret: String) {}
+
+    func trackEvent(with name: String, properties: [String: Any]) {
+        lock.withLock { recorded.append("\(name) \(properties.keys.sorted())") }
+    }
+}
+
+// The conformance an app writes: empty.
+extension GoogleSDK: GoogleAnalyticsAdapter {}
+
+extension Vendors {
+    @Suite struct GoogleAnalyticsDestinationTests {
+        let spy = GoogleAnalyticsSpy()
+        var destination: GoogleAnalyticsDestination { GoogleAnalyticsDestination(adapter: spy) }
+
+        @Test func trackSendsTheNameAndProperties() {
+            let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5]), to: destination)
+            #expect(delivery.problems.isEmpty)
+            #expect(
+                spy.calls == [.trackEvent(with: "menu_item_ordered", properties: ["item_name": "Pizza", "price": 9.5])])
+        }
+
+        @Test func trackWithoutPropertiesSendsAnEmptyDictionary() {
+            _ = deliver(Event("app_opened"), to: destination)
+            #expect(spy.calls == [.trackEvent(with: "app_opened", properties: [:])])
+        }
+
+        @Test func screenSendsScreenView() {
+            let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
+            #expect(delivery.problems.isEmpty)
+            #expect(
+                spy.calls == [
+                    .trackEvent(with: "screen_view", properties: ["screen_name": "Menu", "section": "pizza"])
+                ])
+        }
+
+        @Test func theScreenNameWinsOverAScreenNameProperty() {
+            let event = Event.screen("Menu", ["screen_name": "Other"])
+            let delivery = deliver(event, to: destination)
+            #expect(spy.calls == [.trackEvent(with: "screen_view", properties: ["screen_name": "Menu"])])
+            #expect(delivery.problems.count == 1)
+            expectVendorProblem(
+                delivery.problems.first, destination: "google", event: event, path: "/properties/screen_name",
+                mentioning: "replaced")
+        }
+
+        @Test(arguments: [Event.identify(userId: "user-42"), .group("acme"), .alias("user-43")])
+        func kindsTheSDKHasNoCallForAreDropped(_ event: Event) {
+            let delivery = deliver(event, to: destination)
+            #expect(spy.calls.isEmpty)
+            #expect(delivery.problems.isEmpty)
+            expectVendorProblem(
+                delivery.thrown, destination: "google", event: event, path: nil, outcome: .dropped,
+                mentioning: "no call for \(event.kind.rawValue) events")
+        }
+
+        @Test func throughTheClientWithRoutingNothingIsRejected() async {
+            let memory = InMemoryDestination()
+            let analytics = Analytics(
+                processors: [.route(kinds: [.identify, .group, .alias], to: ["memory"])],
+                destinations: [destination, memory])
+            analytics.track("ordered", ["item_name": "Pizza"])
+            analytics.identify(userId: "user-42")
+            await analytics.flush()
+            #expect(spy.calls == [.trackEvent(with: "ordered", properties: ["item_name": "Pizza"])])
+            let google = analytics.diagnostics.destinations["google"]
+            #expect(google?.delivered == 1)
+            #expect(google?.dropped == [:])
+            #expect(google?.routedAway == 1)
+            #expect(analytics.diagnostics.recentProblems.isEmpty)
+            await analytics.shutdown()
+        }
+
+        @Test func throughTheClientUnroutedIdentifyIsCountedAsRejected() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.identify(userId: "user-42")
+            await analytics.flush()
+            #expect(spy.calls.isEmpty)
+            #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
+            #expect(analytics.diagnostics.recentProblems.map(\.code) == [.vendorLimit])
+            await analytics.shutdown()
+        }
+
+        @Test func theEmptyConformanceReachesTheSDK() async {
+            let sdk = GoogleSDK(apiKey: "key", clientSecret: "secret")
+            let analytics = Analytics(destinations: [GoogleAnalyticsDestination(adapter: sdk)])
+            analytics.track("ordered", ["item_name": "Pizza"])
+            await analytics.flush()
+            #expect(sdk.sdkCalls == ["ordered [\"item_name\"]"])
+            await analytics.shutdown()
+        }
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import Tally
+import Testing
+
+/// Records every Segment call, safely from any thread.
+final class SegmentSpy: SegmentAdapter, @unchecked Sendable {
+    enum Call: Equatable {
+        case track(name: String, properties: [String: PropertyValue]?)
+        case screen(title: String, category: String?, properties: [String: PropertyValue]?)
+        case identify(userId: String, traits: [String: PropertyValue]?)
+        case group(groupId: String, traits: [String: PropertyValue]?)
+        case alias(newId: String)
+    }
+
+    private let lock = NSLock()
+    private var recorded: [Call] = []
+
+    var calls: [Call] { lock.withLock { recorded } }
+
+    func track(name: String, properties: [String: Any]?) { record(.track(name: name, properties: typed(properties))) }
+
+    func screen(title: String, category: String?, properties: [String: Any]?) {
+        record(.screen(title: title, category: category, properties: typed(properties)))
+    }
+
+    func identify(userId: String, traits: [String: Any]?) { record(.identify(userId: userId, traits: typed(traits))) }
+
+    func group(groupId: String, traits: [String: Any]?) { record(.group(groupId: groupId, traits: typed(traits))) }
+
+    func alias(newId: String) { record(.alias(newId: newId)) }
+
+    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
+}
+
+/// A stand-in for analytics-swift's `Analytics`, with both its typed (`Codable`) and untyped
+/// (`[String: Any]`) overloads and their default arguments, in a namespace so that, as in an app,
+/// `Analytics` needs qualifying next to Tally's.
+enum FakeSegment {
+    final class Analytics {
+        private let lock = NSLock()
+        private var recorded: [String] = []
+        var sdkCalls: [String] { lock.withLock { recorded } }
+
+        private func record(_ call: String) { lock.withLock { recorded.append(call) } }
+
+        func track<P: Codable>(name: String, properties: P?) { record("typed track \(name)") }
+        func track(name: String) { record("track \(name)") }
+        func track(name: String, properties: [String: Any]? = nil) {
+            record("track \(name) \(properties.map { $0.keys.sorted() } ?? [])")
+        }
+
+        func identify<T: Codable>(userId: String, traits: T?) { record("typed identify \(userId)") }
+        func identify(userId: String) { record("identify \(userId)") }
+        func identify(userId: String, traits: [String: Any]? = nil) {
+            record("identify \(userId) \(traits.map { $0.keys.sorted() } ?? [])")
+        }
+
+        func screen<P: Codable>(title: String, category: String? = nil, properties: P?) { record("typed screen") }
+        func screen(title: String, category: String? = nil) { record("screen \(title)") }
+        func screen(title: String, category: String? = nil, properties: [String: Any]? = nil) {
+            record("screen \(title) \(category ?? "nil") \(properties.map { $0.keys.sorted() } ?? [])")
+        }
+
+        func group<T: Codable>(groupId: String, traits: T?) { record("typed group") }
+        func group(groupId: String) { record("group \(groupId)") }
+        func group(groupId: String, traits: [String: Any]?) {
+            record("group \(groupId) \(traits.map { $0.keys.sorted() } ?? [])")
+        }
+
+        func alias(newId: String) { record("alias \(newId)") }
+    }
+}
+
+// The conformance an app writes: empty.
+extension FakeSegment.Analytics: SegmentAdapter {}
+
+extension Vendors {
+    @Suite struct SegmentDestinationTests {
+        let spy = SegmentSpy()
+        var destination: SegmentDestination { SegmentDestination(adapter: spy) }
+
+        // MARK: Kinds
+
+        @Test func eachKindMapsToTheSegmentCallOfTheSameName() {
+            let events: [Event] = [
+                Event("menu_item_ordered", ["item_name": "Pizza"]),
+                .screen("Menu", ["section": "pizza"]),
+                .identify(userId: "user-42", traits: ["plan": "pro"]),
+                .group("acme", traits: ["seats": 10]),
+                .alias("user-43"),
+            ]
+            for event in events {
+                let delivery = deliver(event, to: destination)
+                #expect(delivery.problems.isEmpty)
+                #expect(delivery.thrown == nil)
+            }
+            #expect(
+                spy.calls == [
+                    .track(name: "menu_item_ordered", properties: ["item_name": "Pizza"]),
+                    .screen(title: "Menu", category: nil, properties: ["section": "pizza"]),
+                    .identify(userId: "user-42", traits: ["plan": "pro"]),
+                    .group(groupId: "acme", traits: ["seats": 10]),
+                    .alias(newId: "user-43"),
+                ])
+        }
+
+        @Test func emptyPropertiesAndTraitsArePassedAsNil() {
+            for event in [Event("app_opened"), .screen("Menu"), .identify(userId: "user-42"), .group("acme")] {
+                _ = deliver(event, to: destination)
+            }
+            #expect(
+                spy.calls == [
+                    .track(name: "app_opened", properties: nil),
+                    .screen(title: "Menu", category: nil, properties: nil),
+                    .identify(userId: "user-42", traits: nil),
+                    .group(groupId: "acme", traits: nil),
+                ])
+        }
+
+        // MARK: Size
+
+        /// The JSON of a track event named `e` with one string property `blob`, without the string.
+        static let trackOverhead = #"{"event":"e","properties":{"blob":""},"type":"track"}"#.utf8.count
+
+        @Test(arguments: [(0, true), (1, false), (-1, true)])
+        func aMessageOver32KBIsDropped(_ excess: Int, _ delivered: Bool) {
+            let blob = String(repeating: "x", count: 32_768 - Self.trackOverhead + excess)
+            let event = Event("e", ["blob": .string(blob)])
+            let delivery = deliver(event, to: destination)
+            #expect(delivery.problems.isEmpty)
+            if delivered {
+                #expect(spy.calls == [.track(name: "e", properties: ["blob": .string(blob)])])
+                #expect(delivery.thrown == nil)
+            } else {
+                #expect(spy.calls.isEmpty)
+                expectVendorProblem(
+                    delivery.thrown, destination: "segment", event: event, path: nil, outcome: .dropped,
+                    mentioning: "would be 32769 bytes of JSON; Segment rejects messages over 32768 bytes")
+            }
+        }
+
+        @Test func sizeIsCountedInUTF8BytesAfterEscaping() {
+            // 11,000 characters, but 22,000 bytes of "é" plus 11,000 escaped quotes of 2 bytes each.
+            let text = String(repeating: "é", count: 11_000) + String(repeating: "\"", count: 11_000)
+            let event = Event("e", ["blob": .string(text)])
+            let delivery = deliver(event, to: destination)
+            #expect(spy.calls.isEmpty)
+            expectVendorProblem(
+                delivery.thrown, destination: "segment", event: event, path: nil, outcome: .dropped,
+                mentioning: "would be \(44_000 + Self.trackOverhead) bytes")
+        }
+
+        @Test(arguments: [
+            Event.screen("Menu", ["blob": .string(String(repeating: "x", count: 40_000))]),
+            Event.identify(userId: "user-42", traits: ["blob": .string(String(repeating: "x", count: 40_000))]),
+            Event.group("acme", traits: ["blob": [.string(String(repeating: "x", count: 40_000))]]),
+            Event.alias(String(repeating: "x", count: 40_000)),
+        ])
+        func everyKindIsMeasured(_ event: Event) {
+            let delivery = deliver(event, to: destination)
+            #expect(spy.calls.isEmpty)
+            expectVendorProblem(
+                delivery.thrown, destination: "segment", event: event, path: nil, outcome: .dropped,
+                mentioning: "Segment rejects messages over 32768 bytes")
+        }
+
+        @Test func theLimitIsConfigurable() {
+            let destination = SegmentDestination(adapter: spy, limits: SegmentLimits(maximumMessageBytes: 100))
+            let delivery = deliver(Event("e", ["blob": .string(String(repeating: "x", count: 100))]), to: destination)
+            #expect(spy.calls.isEmpty)
+            #expect(delivery.thrown?.message.contains("over 100 bytes") == true)
+        }
+
+        // MARK: Through the client and the SDK
+
+        @Test func throughTheClientOversizedMessagesAreCountedAsRejected() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.track("big", ["blob": .string(String(repeating: "x", count: 40_000))])
+            analytics.track("small", ["n": 1])
+            await analytics.flush()
+            #expect(spy.calls == [.track(name: "small", properties: ["n": 1])])
+            let diagnostics = analytics.diagnostics
+            #expect(diagnostics.destinations["segment"]?.delivered == 1)
+            #expect(diagnostics.destinations["segment"]?.dropped == [.rejected: 1])
+            #expect(diagnostics.recentProblems.count == 1)
+            #expect(diagnostics.recentProblems.first?.code == .vendorLimit)
+            #expect(diagnostics.recentProblems.first?.outcome == .dropped)
+            #expect(diagnostics.recentProblems.first?.eventName == "big")
+            #expect(diagnostics.recentProblems.first?.destination == "segment")
+            await analytics.shutdown()
+        }
+
+        @Test func theEmptyConformanceReachesTheUntypedOverloads() async {
+            let sdk = FakeSegment.Analytics()
+            let analytics = Analytics(destinations: [SegmentDestination(adapter: sdk)])
+            analytics.track("ordered", ["item_name": "Pizza"])
+            analytics.screen("Menu")
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.group("acme", traits: ["seats": 3])
+            analytics.alias("user-43")
+            await analytics.flush()
+            #expect(
+                sdk.sdkCalls == [
+                    "track ordered [\"item_name\"]",
+                    "screen Menu nil []",
+                    "identify user-42 [\"plan\"]",
+                    "group acme [\"seats\"]",
+                    "alias user-43",
+                ])
+            await analytics.shutdown()
+        }
+    }
+}
