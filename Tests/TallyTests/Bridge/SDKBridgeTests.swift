@@ -170,3 +170,46 @@ import Testing
         #expect(BridgeError.busy.errorDescription == BridgeError.busy.description)
     }
 }
+
+/// An SDK wrapper isolated to an actor: `start` and `cleanup` touch its state synchronously, which compiles
+/// only because the bridge runs them on the caller's actor.
+actor IsolatedFormOwner {
+    private(set) var log: [String] = []
+
+    func load(_ bridge: SDKBridge<Int>) async throws -> Int {
+        try await bridge.call { completion in
+            log.append("start")
+            DispatchQueue.global().async { completion.succeed(7) }
+        } cleanup: {
+            log.append("cleanup")
+        }
+    }
+}
+
+@MainActor final class MainActorFormOwner {
+    var log: [String] = []
+
+    func load(_ bridge: SDKBridge<Int>) async throws -> Int {
+        try await bridge.call { completion in
+            log.append("start")
+            DispatchQueue.global().async { completion.succeed(8) }
+        } cleanup: {
+            log.append("cleanup")
+        }
+    }
+}
+
+@Suite struct SDKBridgeIsolationTests {
+    @Test func startAndCleanupRunOnTheCallersActor() async throws {
+        let owner = IsolatedFormOwner()
+        #expect(try await owner.load(SDKBridge()) == 7)
+        #expect(await owner.log == ["start", "cleanup"])
+    }
+
+    @MainActor
+    @Test func aMainActorCallerStartsTheSDKOnTheMainActor() async throws {
+        let owner = MainActorFormOwner()
+        #expect(try await owner.load(SDKBridge()) == 8)
+        #expect(owner.log == ["start", "cleanup"])
+    }
+}
