@@ -2,8 +2,8 @@ import Tally
 
 /// A clock whose time moves only when a test advances it.
 ///
-/// Inject it wherever code takes a `Clock` (such as ``Tally/SDKBridge/call(timeout:clock:isolation:start:cleanup:)``)
-/// so tests exercise timeouts without sleeping. Sleepers are resumed, in deadline order, when
+/// Inject it wherever code takes a `Clock` (such as `SDKBridge.call(timeout:clock:start:cleanup:)` in
+/// Tally) so tests exercise timeouts without sleeping. Sleepers are resumed, in deadline order, when
 /// ``advance(by:)`` or ``advance(to:)`` moves ``now`` to or past their deadline; a sleeping task that is
 /// cancelled throws `CancellationError` at once. Safe to use from any thread.
 ///

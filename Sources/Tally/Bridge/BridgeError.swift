@@ -9,8 +9,7 @@ import Foundation
 /// ```swift
 /// do {
 ///     let form = try await bridge.call(timeout: .seconds(10)) { completion in
-///         loader.completion = completion
-///         ThirdParty.delegate = loader
+///         ThirdParty.delegate = FormDelegate(completion)
 ///         ThirdParty.loadFeedbackForm(id)
 ///     } cleanup: {
 ///         ThirdParty.delegate = nil

@@ -24,27 +24,27 @@
 ///
 /// ## Example
 /// The SDK from the seed: a static delegate, no request ids, and a `ThirdPartyError` only the SDK can
-/// make.
+/// make. Give each call its own delegate object that forwards to that call's completion:
 ///
 /// ```swift
-/// final class FormLoader: ThirdPartyDelegate {
-///     let bridge = SDKBridge<UIViewController>()        // a second load throws BridgeError.busy
-///     private var completion: SDKBridge<UIViewController>.Completion?
+/// final class FormDelegate: ThirdPartyDelegate {
+///     let completion: SDKBridge<UIViewController>.Completion
+///     init(_ completion: SDKBridge<UIViewController>.Completion) { self.completion = completion }
 ///
-///     @MainActor
-///     func load(_ id: String) async throws -> UIViewController {
-///         try await bridge.call(timeout: .seconds(15)) { completion in
-///             self.completion = completion
-///             ThirdParty.delegate = self
-///             ThirdParty.loadFeedbackForm(id)
-///         } cleanup: {
-///             ThirdParty.delegate = nil
-///             self.completion = nil
-///         }
+///     func formDidload(_ viewController: UIViewController) { completion.succeed(viewController) }
+///     func formDidFailLoading(error: ThirdPartyError) { completion.fail(error) }
+/// }
+///
+/// let forms = SDKBridge<UIViewController>()    // a second load throws BridgeError.busy
+///
+/// @MainActor
+/// func loadForm(_ id: String) async throws -> UIViewController {
+///     try await forms.call(timeout: .seconds(15)) { completion in
+///         ThirdParty.delegate = FormDelegate(completion)
+///         ThirdParty.loadFeedbackForm(id)
+///     } cleanup: {
+///         ThirdParty.delegate = nil
 ///     }
-///
-///     func formDidload(_ viewController: UIViewController) { completion?.succeed(viewController) }
-///     func formDidFailLoading(error: ThirdPartyError) { completion?.fail(error) }
 /// }
 /// ```
 ///
