@@ -9,8 +9,7 @@ extension SDKBridge {
     ///
     /// ```swift
     /// try await bridge.call { completion in
-    ///     delegate.completion = completion            // delegate SDKs
-    ///     ThirdParty.delegate = delegate
+    ///     ThirdParty.delegate = FormDelegate(completion)    // delegate SDKs: one delegate per call
     ///     ThirdParty.loadFeedbackForm(id)
     /// } cleanup: {
     ///     ThirdParty.delegate = nil
