@@ -1,0 +1,130 @@
+import Foundation
+
+/// One recorded event: a line of a Tally recording.
+///
+/// ## The record format
+/// A recording is JSON Lines: one JSON object per line, each line complete on its own, so a recording
+/// stays readable when the app dies mid-write (at worst the last line is incomplete and readers skip it).
+/// Every line carries the format version, so files can be concatenated and read by later versions:
+///
+/// ```json
+/// {"tally_record":1,"kind":"track","name":"menu_item_ordered","properties":{"item_name":"Pizza"},"message_id":"8f14e45f-ceea-167a-0000-000000000001","timestamp":"2026-11-22T03:17:53.120Z","anonymous_id":"4c1d…","user_id":null,"context":{},"source":"app"}
+/// ```
+///
+/// | key | meaning |
+/// |---|---|
+/// | `tally_record` | the format version, ``currentVersion`` (1) |
+/// | `kind`, `name`, `properties` | what the app said (``Event``) |
+/// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
+/// | `source` | who wrote the line, such as the process name or a test's name |
+///
+/// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
+public struct Record: Sendable, Hashable {
+    /// The version this library writes and reads.
+    public static let currentVersion = 1
+
+    /// The event and what the client added to it.
+    public var envelope: Envelope
+    /// Who wrote the record, such as `LoginExample` or a test name; empty when unknown.
+    public var source: String
+
+    /// Creates a record.
+    public init(envelope: Envelope, source: String = "") {
+        self.envelope = envelope
+        self.source = source
+    }
+
+    /// What the app said.
+    public var event: Event { envelope.event }
+
+    /// The record as one line of JSON, with its trailing newline.
+    public var line: [UInt8] {
+        var writer = JSONWriter()
+        writer.writeRaw(#"{"tally_record":"#)
+        writer.writeRaw(String(Self.currentVersion))
+        writer.writeRaw(#","kind":"#)
+        writer.writeString(envelope.event.kind.rawValue)
+        writer.writeRaw(#","name":"#)
+        writer.writeString(envelope.event.name)
+        writer.writeRaw(#","properties":"#)
+        writer.writeObject(envelope.event.properties)
+        writer.writeRaw(#","message_id":"#)
+        writer.writeString(envelope.messageId.description)
+        writer.writeRaw(#","timestamp":"#)
+        writer.writeString(ISO8601.string(from: envelope.timestamp))
+        writer.writeRaw(#","anonymous_id":"#)
+        writer.writeString(envelope.anonymousId)
+        writer.writeRaw(#","user_id":"#)
+        if let userId = envelope.userId { writer.writeString(userId) } else { writer.writeRaw("null") }
+        writer.writeRaw(#","context":"#)
+        writer.writeObject(envelope.context)
+        writer.writeRaw(#","source":"#)
+        writer.writeString(source)
+        writer.writeRaw("}\n")
+        return writer.bytes
+    }
+
+    /// Reads one line written by ``line`` (with or without its newline).
+    ///
+    /// Missing envelope fields get neutral values (`message_id` 0, `timestamp` 1970, empty anonymous id), so
+    /// hand-written recordings need only `tally_record`, `kind` and `name`.
+    ///
+    /// - Throws: ``RecordError`` when the line is not JSON, not an object, has another version, or lacks
+    ///   `kind` or `name`.
+    public init(line: some Collection<UInt8>) throws(RecordError) {
+        let object: [String: PropertyValue]
+        do {
+            guard case .object(let members) = try PropertyValue(jsonBytes: line) else {
+                throw RecordError("A record must be a JSON object")
+            }
+            object = members
+        } catch let error as JSONError {
+            throw RecordError("Not valid JSON: \(error)")
+        } catch let error as RecordError {
+            throw error
+        } catch {
+            throw RecordError("\(error)")
+        }
+        guard let version = object["tally_record"]?.intValue else {
+            throw RecordError("Missing \"tally_record\" version; this is not a Tally record")
+        }
+        guard version == Self.currentVersion else {
+            throw RecordError("Record version \(version) is not supported; this library reads version \(Self.currentVersion)")
+        }
+        guard let kindName = object["kind"]?.stringValue, let kind = Event.Kind(rawValue: kindName) else {
+            throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let name = object["name"]?.stringValue else { throw RecordError("Missing \"name\"") }
+        let properties = object["properties"]?.objectValue ?? [:]
+        let messageId = object["message_id"]?.stringValue.flatMap(MessageID.init) ?? MessageID(prefix: 0, sequence: 0)
+        let timestamp = object["timestamp"]?.stringValue.flatMap(ISO8601.date(from:)) ?? Date(timeIntervalSince1970: 0)
+        envelope = Envelope(
+            event: Event(kind: kind, name: name, properties: properties), messageId: messageId, timestamp: timestamp,
+            userId: object["user_id"]?.stringValue, anonymousId: object["anonymous_id"]?.stringValue ?? "",
+            context: object["context"]?.objectValue ?? [:])
+        source = object["source"]?.stringValue ?? ""
+    }
+}
+
+/// A line that is not a readable Tally record.
+public struct RecordError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What was wrong.
+    public var message: String
+    /// Where, when known: the file and the one-based line number.
+    public var file: String?
+    public var line: Int?
+
+    public init(_ message: String, file: String? = nil, line: Int? = nil) {
+        self.message = message
+        self.file = file
+        self.line = line
+    }
+
+    public var description: String {
+        switch (file, line) {
+        case (let file?, let line?): return "\(file):\(line): \(message)"
+        case (nil, let line?): return "line \(line): \(message)"
+        default: return message
+        }
+    }
+}

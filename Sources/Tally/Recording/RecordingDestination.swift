@@ -1,0 +1,121 @@
+import Foundation
+
+/// A destination that writes every event it receives as a ``Record``, so another process (a UI test, a
+/// coverage run) can read what the app tracked.
+///
+/// Switch it on with one call at app start. It is off unless the environment asks for it:
+///
+/// ```swift
+/// var destinations: [any Destination] = [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)]
+/// if let recording = try RecordingDestination.fromEnvironment() { destinations.append(recording) }
+/// let analytics = Analytics(destinations: destinations)
+/// ```
+///
+/// A test then launches the app with `TALLY_RECORD=/tmp/run/app.jsonl` and reads the file with
+/// `Recording` from TallyTesting.
+public struct RecordingDestination: Destination {
+    public let name: String
+    /// Who writes the records (written into each record's `source`).
+    public let source: String
+    private let sink: any RecordingSink
+
+    /// Creates a recording destination.
+    ///
+    /// - Parameters:
+    ///   - sink: where lines go.
+    ///   - source: written into each record, for example the process name.
+    ///   - name: the destination's name. Default `recording`.
+    public init(sink: any RecordingSink, source: String = ProcessInfo.processInfo.processName, name: String = "recording") {
+        self.sink = sink
+        self.source = source
+        self.name = name
+    }
+
+    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        let record = Record(envelope: envelope, source: source)
+        try sink.write(record, line: record.line)
+    }
+
+    public func flush() { sink.flush() }
+}
+
+extension RecordingDestination {
+    /// The environment variable naming the file to record to, or `stderr`.
+    public static let fileVariable = "TALLY_RECORD"
+    /// The environment variable naming a folder where every recorder of a test run writes its own file.
+    public static let folderVariable = "TALLY_RECORD_DIR"
+    /// The launch argument that does what ``fileVariable`` does, followed by the path: `-tally-record PATH`.
+    public static let launchArgument = "-tally-record"
+
+    /// A recording destination if the environment or the launch arguments ask for one, else nil.
+    ///
+    /// In order of precedence:
+    /// - `-tally-record PATH` in `arguments` (also `--tally-record PATH`), or `TALLY_RECORD=PATH`: append to
+    ///   the file at PATH; `stderr` instead of a path writes to standard error.
+    /// - `TALLY_RECORD_DIR=FOLDER`: append to a new file in FOLDER named after the source, the process id and
+    ///   a random suffix, so several processes and spies of one test run never share a file. The folder is
+    ///   created when missing.
+    ///
+    /// - Throws: ``RecordError`` when the file cannot be opened or the argument has no path, so a
+    ///   misconfigured run fails loudly instead of recording nothing.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        arguments: [String] = ProcessInfo.processInfo.arguments,
+        source: String = ProcessInfo.processInfo.processName
+    ) throws(RecordError) -> RecordingDestination? {
+        if let index = arguments.firstIndex(where: { $0 == launchArgument || $0 == "-" + launchArgument }) {
+            guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
+                throw RecordError("\(arguments[index]) needs a file path (or stderr) after it")
+            }
+            return try destination(for: arguments[index + 1], source: source)
+        }
+        if let path = environment[fileVariable], !path.isEmpty {
+            return try destination(for: path, source: source)
+        }
+        if let folder = environment[folderVariable], !folder.isEmpty {
+            let url = try runFile(in: URL(fileURLWithPath: folder), source: source)
+            return RecordingDestination(sink: try FileRecordingSink(url: url), source: source)
+        }
+        return nil
+    }
+
+    /// A new file name in `folder` for one recorder of a run, creating the folder when missing.
+    ///
+    /// - Throws: ``RecordError`` when the folder cannot be created.
+    public static func runFile(in folder: URL, source: String) throws(RecordError) -> URL {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw RecordError("Cannot create the recordings folder: \(error.localizedDescription)", file: folder.path)
+        }
+        let safe = String(source.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(80))
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        return folder.appendingPathComponent("\(safe.isEmpty ? "recording" : safe)-\(getpid())-\(suffix).jsonl")
+    }
+
+    private static func destination(for path: String, source: String) throws(RecordError) -> RecordingDestination {
+        if path == "stderr" { return RecordingDestination(sink: StandardErrorRecordingSink(), source: source) }
+        return RecordingDestination(sink: try FileRecordingSink(url: URL(fileURLWithPath: path)), source: source)
+    }
+}
+
+extension RecordingFile {
+    /// Picks the records out of mixed output, such as a process's standard error: lines that start with
+    /// `{"tally_record"` are records, every other line is ignored.
+    ///
+    /// - Throws: ``RecordError`` when a line that starts like a record cannot be read.
+    public init(output: String) throws(RecordError) {
+        var records: [Record] = []
+        for (index, line) in output.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where line.hasPrefix(#"{"tally_record""#) {
+            do {
+                records.append(try Record(line: Array(line.utf8)))
+            } catch {
+                throw RecordError(error.message, line: index + 1)
+            }
+        }
+        self.records = records
+        self.completeBytes = output.utf8.count
+        self.incompleteTail = false
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Tally
+
+/// A stand-in for the analytics client in unit tests: it records every event the code under test tracks,
+/// on the caller's thread, and offers the expectations of ``EventRecording``.
+///
+/// ```swift
+/// @Test func onAppearTracksTheVisit() {
+///     let spy = AnalyticsSpy()
+///     MenuItemDetailModel(item: .pizza, analytics: spy).onAppear()
+///     spy.expectTracked(.menuItemDetailVisited(itemName: "Pizza"))
+///     spy.expectNothingElse()
+/// }
+/// ```
+///
+/// The spy is a value over shared, locked storage: copies see the same recordings, and it is safe to track
+/// from many threads at once. Events are recorded exactly as the app said them; nothing is sanitized or
+/// processed.
+///
+/// ``reset()`` is the tracking protocol's identity reset: the spy counts it in ``resetCount`` rather than
+/// forgetting anything. To forget what was recorded, call ``clear()``.
+///
+/// When the environment variable `TALLY_RECORD_DIR` names a folder, every spy of the test process also
+/// appends what it records to one file there, so a test run's recordings can feed `tally coverage`.
+public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
+    private let storage: Storage
+
+    /// The recorded events with the envelope the spy stamped on them.
+    public var log: EventLog { storage.log }
+
+    /// Creates an empty spy.
+    ///
+    /// - Parameters:
+    ///   - source: names the spy in run recordings (see `TALLY_RECORD_DIR`); defaults to the file that
+    ///     created it.
+    ///   - now: the clock for the envelopes' timestamps.
+    public init(source: String = #fileID, now: @escaping @Sendable () -> Date = { Date() }) {
+        storage = Storage(source: source, now: now)
+    }
+
+    /// Records `event`.
+    public func track(_ event: Event) {
+        storage.record(event)
+    }
+
+    /// Counts an identity reset.
+    public func reset() {
+        storage.resets.withLock { $0 += 1 }
+    }
+
+    /// The events recorded so far, in order.
+    public var events: [Event] { log.events }
+
+    /// How many times ``reset()`` was called.
+    public var resetCount: Int { storage.resets.current }
+
+    /// Forgets every recorded event and the reset count.
+    public func clear() {
+        log.clear()
+        storage.resets.withLock { $0 = 0 }
+    }
+
+    final class Storage: Sendable {
+        let log = EventLog()
+        let resets = Locked(0)
+        let sequence = Locked<UInt64>(0)
+        let source: String
+        let now: @Sendable () -> Date
+
+        init(source: String, now: @escaping @Sendable () -> Date) {
+            self.source = source
+            self.now = now
+        }
+
+        func record(_ event: Event) {
+            let number = sequence.withLock { value -> UInt64 in
+                value += 1
+                return value
+            }
+            let envelope = Envelope(
+                event: event, messageId: MessageID(prefix: 0, sequence: number), timestamp: now(),
+                anonymousId: "spy")
+            log.append(envelope)
+            RunRecording.shared?.append(envelope, source: source)
+        }
+    }
+}
+
+/// The file where every spy of this test process appends its events when `TALLY_RECORD_DIR` is set.
+final class RunRecording: Sendable {
+    /// Nil when the variable is not set. When the file can't be created the error is printed once to
+    /// standard error, and spies still work.
+    static let shared: RunRecording? = {
+        guard let folder = ProcessInfo.processInfo.environment[RecordingDestination.folderVariable], !folder.isEmpty
+        else { return nil }
+        do {
+            let url = try RecordingDestination.runFile(in: URL(fileURLWithPath: folder), source: "spies")
+            return RunRecording(sink: try FileRecordingSink(url: url))
+        } catch {
+            FileHandle.standardError.write(Data("tally: spies cannot record to \(folder): \(error)\n".utf8))
+            return nil
+        }
+    }()
+
+    private let sink: FileRecordingSink
+    private init(sink: FileRecordingSink) { self.sink = sink }
+
+    func append(_ envelope: Envelope, source: String) {
+        let record = Record(envelope: envelope, source: source)
+        try? sink.write(record, line: record.line)
+    }
+}

@@ -1,0 +1,105 @@
+import Tally
+
+/// A description of the events an expectation looks for.
+///
+/// ```swift
+/// spy.expectTracked(.named("menu_item_ordered"))
+/// spy.expectTracked(.named("menu_item_ordered", containing: ["item_name": "Pizza"]))
+/// spy.expectCount(2, of: .kind(.screen))
+/// spy.expectTracked(.where("a large order") { ($0.properties["quantity"]?.intValue ?? 0) > 10 })
+/// ```
+///
+/// An ``Event`` is also a matcher (``event(_:)``): it matches only an equal event.
+public struct EventMatcher: Sendable, CustomStringConvertible {
+    /// How the matcher reads in failure messages, such as `track "menu_item_ordered" containing {"item_name":"Pizza"}`.
+    public let description: String
+    /// What a matching event looks like, used to show a diff against the closest recorded event. For a
+    /// partial match it holds only the expected properties.
+    public let template: Event?
+    /// Whether only the template's properties are compared (a partial match).
+    public let isPartial: Bool
+    private let predicate: @Sendable (Event) -> Bool
+
+    /// Creates a matcher from a predicate.
+    ///
+    /// - Parameters:
+    ///   - description: how the matcher reads in failure messages.
+    ///   - template: an example of a matching event, for diffs.
+    ///   - isPartial: whether the template's properties are a subset to compare.
+    ///   - predicate: whether an event matches.
+    public init(
+        _ description: String, template: Event? = nil, isPartial: Bool = false,
+        predicate: @escaping @Sendable (Event) -> Bool
+    ) {
+        self.description = description
+        self.template = template
+        self.isPartial = isPartial
+        self.predicate = predicate
+    }
+
+    /// Whether `event` matches.
+    public func matches(_ event: Event) -> Bool { predicate(event) }
+
+    /// Matches only an event equal to `event`: same kind, name and properties.
+    public static func event(_ event: Event) -> EventMatcher {
+        EventMatcher(event.description, template: event) { $0 == event }
+    }
+
+    /// Matches events with this name, of any kind unless `kind` is given.
+    public static func named(_ name: String, kind: Event.Kind? = nil) -> EventMatcher {
+        let label = kind.map { "\($0.rawValue) \"\(name)\"" } ?? "\"\(name)\""
+        return EventMatcher(label, template: Event(kind: kind ?? .track, name: name), isPartial: true) {
+            $0.name == name && (kind == nil || $0.kind == kind)
+        }
+    }
+
+    /// Matches events with this name whose properties include `properties` (other properties may be
+    /// present too).
+    public static func named(
+        _ name: String, kind: Event.Kind? = nil, containing properties: [String: PropertyValue]
+    ) -> EventMatcher {
+        let label = kind.map { "\($0.rawValue) \"\(name)\"" } ?? "\"\(name)\""
+        return EventMatcher(
+            "\(label) containing \(properties.jsonString)",
+            template: Event(kind: kind ?? .track, name: name, properties: properties), isPartial: true
+        ) { event in
+            event.name == name && (kind == nil || event.kind == kind) && Self.contains(event.properties, properties)
+        }
+    }
+
+    /// Matches events of this kind.
+    public static func kind(_ kind: Event.Kind) -> EventMatcher {
+        EventMatcher("any \(kind.rawValue) event") { $0.kind == kind }
+    }
+
+    /// Matches events whose properties include `properties`, whatever their name.
+    public static func containing(_ properties: [String: PropertyValue]) -> EventMatcher {
+        EventMatcher(
+            "any event containing \(properties.jsonString)", template: Event(kind: .track, name: "", properties: properties),
+            isPartial: true
+        ) { contains($0.properties, properties) }
+    }
+
+    /// Matches events for which `predicate` returns true.
+    public static func `where`(
+        _ description: String = "an event matching a predicate", _ predicate: @escaping @Sendable (Event) -> Bool
+    ) -> EventMatcher {
+        EventMatcher(description, predicate: predicate)
+    }
+
+    /// Matches every event.
+    public static var any: EventMatcher { EventMatcher("any event") { _ in true } }
+
+    /// Matches events both matchers match.
+    public func and(_ other: EventMatcher) -> EventMatcher {
+        let first = self
+        return EventMatcher(
+            "\(description) and \(other.description)", template: template ?? other.template,
+            isPartial: isPartial || other.isPartial
+        ) { first.matches($0) && other.matches($0) }
+    }
+
+    private static func contains(_ properties: [String: PropertyValue], _ subset: [String: PropertyValue]) -> Bool {
+        subset.allSatisfy { properties[$0.key] == $0.value }
+    }
+}

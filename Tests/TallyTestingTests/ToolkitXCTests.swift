@@ -1,0 +1,94 @@
+import Foundation
+import Tally
+import TallyTesting
+import XCTest
+
+/// The toolkit in XCTest: passing expectations stay quiet, failing ones reach XCTest once, at the
+/// expectation's line, with the message.
+final class ToolkitXCTests: XCTestCase {
+    private var captured: [(message: String, file: String, line: Int)] = []
+    private var capturing = false
+
+    /// Runs `body` and returns the failures it recorded instead of failing the test with them.
+    private func failures(in body: () -> Void) -> [(message: String, file: String, line: Int)] {
+        captured = []
+        capturing = true
+        body()
+        capturing = false
+        return captured
+    }
+
+    #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+        guard capturing else { return super.record(issue) }
+        captured.append(
+            (issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
+             issue.sourceCodeContext.location?.lineNumber ?? -1))
+    }
+    #else
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        guard capturing else {
+            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        captured.append((description, filePath, lineNumber))
+    }
+    #endif
+
+    func testPassingExpectationsRecordNothing() {
+        let spy = AnalyticsSpy()
+        spy.track("login_tapped", ["action": "tap"])
+        let recorded = failures {
+            spy.expectTracked(Event("login_tapped", ["action": "tap"]))
+            spy.expectCount(1, of: .named("login_tapped"))
+            spy.expectNotTracked(.named("sign_up_tapped"))
+            spy.expectNothingElse()
+        }
+        XCTAssertTrue(recorded.isEmpty, "\(recorded)")
+    }
+
+    func testAFailingExpectationIsRecordedOnceAtItsLineWithADiff() {
+        let spy = AnalyticsSpy()
+        spy.track("login_tapped", ["action": "tap"])
+        let line = #line + 2
+        let recorded = failures {
+            spy.expectTracked(Event("login_tapped", ["action": "swipe"]))
+        }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        XCTAssertEqual(recorded.first.map { URL(fileURLWithPath: $0.file).lastPathComponent }, "ToolkitXCTests.swift")
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(message.contains(#"Expected track login_tapped {"action":"swipe"} to have been tracked"#), message)
+        XCTAssertTrue(message.contains(#"-     "action": "swipe""#), message)
+        XCTAssertTrue(message.contains(#"+     "action": "tap""#), message)
+    }
+
+    func testNothingElseAndCountsFailInXCTestToo() {
+        let spy = AnalyticsSpy()
+        spy.screen("Login")
+        spy.screen("Login")
+        let line = #line + 2
+        let recorded = failures {
+            spy.expectCount(1, of: .kind(.screen))
+            spy.expectNothingElse()
+        }
+        XCTAssertEqual(recorded.map(\.line), [line, line + 1])
+        XCTAssertTrue(recorded.first?.message.contains("Expected 1 event matching any screen event, but 2 were recorded.") == true)
+        XCTAssertTrue(recorded.last?.message.contains("2 events were not accounted for") == true)
+    }
+
+    func testScopedExpectationsWorkInXCTest() {
+        let spy = AnalyticsSpy()
+        spy.track("before")
+        XCTAssertTrue(failures { spy.expectTracked(Event("during"), when: { spy.track("during") }) }.isEmpty)
+        XCTAssertEqual(failures { spy.expectTracked(Event("before"), when: {}) }.count, 1)
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    func testWaitingReturnsWhenTheEventArrives() async {
+        let memory = InMemoryDestination()
+        let analytics = Analytics(destinations: [memory])
+        analytics.track("arrived")
+        let event = await memory.waitForEvent(.named("arrived"), timeout: .seconds(30))
+        XCTAssertEqual(event, Event("arrived"))
+    }
+}
