@@ -27,7 +27,7 @@ struct ConsoleDestinationTests {
 }
 
 struct InMemoryDestinationTests {
-    @Test func keepsEverythingInOrderAndResets() async {
+    @Test func keepsEverythingInOrderAndClears() async {
         let memory = InMemoryDestination()
         let analytics = Analytics(destinations: [memory])
         analytics.track("a")
@@ -36,8 +36,43 @@ struct InMemoryDestinationTests {
         #expect(memory.events.map(\.name) == ["a", "b"])
         #expect(memory.envelopes.count == 2)
         #expect(memory.flushCount == 1)
-        memory.reset()
+        memory.clear()
         #expect(memory.events.isEmpty)
         #expect(memory.flushCount == 0)
+    }
+}
+
+struct DestinationResetTests {
+    /// Records events and resets in one sequence, to check their order.
+    final class Sequence: Destination {
+        let steps = LockedBox<[String]>([])
+        var name: String { "sequence" }
+        func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+            steps.mutate { $0.append(envelope.event.name) }
+        }
+        func reset() { steps.mutate { $0.append("<reset>") } }
+    }
+
+    @Test func theClientsResetReachesEveryDestinationInOrderWithTheEvents() async {
+        let sequence = Sequence()
+        let memory = InMemoryDestination()
+        let analytics = Analytics(destinations: [sequence, memory])
+        analytics.identify(userId: "u1")
+        analytics.track("signed_out")
+        analytics.reset()
+        analytics.track("browsing")
+        await analytics.flush()
+        #expect(sequence.steps.value == ["u1", "signed_out", "<reset>", "browsing"])
+        #expect(memory.resetCount == 1)
+        #expect(memory.count == 3)
+    }
+
+    @Test func aResetAfterShutdownReachesNoDestination() async {
+        let memory = InMemoryDestination()
+        let analytics = Analytics(destinations: [memory])
+        await analytics.shutdown()
+        analytics.reset()
+        await analytics.flush()
+        #expect(memory.resetCount == 0)
     }
 }

@@ -57,7 +57,8 @@ public final class Analytics: AnalyticsTracking {
         pipeline.enqueue(event)
     }
 
-    /// Clears the user id and traits and starts a new anonymous id, saved through the identity store.
+    /// Clears the user id and traits and starts a new anonymous id, saved through the identity store, and
+    /// asks each destination to forget the user too (``Destination/reset()``), in order with the events.
     public func reset() {
         pipeline.resetIdentity()
     }

@@ -133,6 +133,8 @@ final class DestinationLane: @unchecked Sendable {
                 commit(&tally)
                 destination.flush()
                 barrier.arrive()
+            case .reset:
+                destination.reset()
             }
         }
         commit(&tally)

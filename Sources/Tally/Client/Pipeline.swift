@@ -6,6 +6,8 @@ enum QueueItem {
     /// processor rewriting the message id cannot escape an opt-out).
     case event(Envelope, sequence: UInt64)
     case flush(FlushBarrier)
+    /// The user signed out: destinations forget their vendor identity, in order with the events.
+    case reset
 }
 
 /// The engine behind ``Analytics``: the callers' queue, the worker thread, identity and consent.
@@ -163,6 +165,9 @@ final class Pipeline: @unchecked Sendable {
         monitor.withLock {
             identity = .anonymous()
             identityStore.save(identity)
+            guard !isShutdown else { return }
+            pending.append(.reset)
+            if workerWaiting { monitor.signal(.notEmpty) }
         }
     }
 
@@ -244,7 +249,7 @@ final class Pipeline: @unchecked Sendable {
         var routedAway = [Int](repeating: 0, count: lanes.count)
         for item in batch {
             switch item {
-            case .flush:
+            case .flush, .reset:
                 for index in lanes.indices { laneBatches[index].append(item) }
             case .event(let stamped, let sequence):
                 guard let envelope = prepare(stamped, drops: &drops) else { continue }

@@ -11,7 +11,8 @@
 ///   delivery failed (counted as failed). Either way the client reports it and carries on. Events are not
 ///   retried.
 /// - Report a change you made to respect a limit with ``DeliveryContext/report(_:)``, then deliver.
-/// - ``flush()`` runs when the app calls ``Analytics/flush()``, after every earlier event was received.
+/// - ``flush()`` runs when the app calls ``Analytics/flush()``, after every earlier event was received;
+///   ``reset()`` runs, in order with the events, when the app calls ``Analytics/reset()``.
 ///
 /// ```swift
 /// struct PrintDestination: Destination {
@@ -36,11 +37,17 @@ public protocol Destination: Sendable {
     /// Pushes out anything the destination buffers. Called on the destination's thread by
     /// ``Analytics/flush()`` after every earlier event was received. The default does nothing.
     func flush()
+
+    /// Forgets the signed-in user, as the vendor SDK's own reset does. Called on the destination's thread
+    /// by ``Analytics/reset()``, after every event tracked before the reset and before any tracked after
+    /// it. The default does nothing.
+    func reset()
 }
 
 extension Destination {
     public var name: String { String(describing: Self.self) }
     public func flush() {}
+    public func reset() {}
 }
 
 /// What a destination can use while it receives an event.

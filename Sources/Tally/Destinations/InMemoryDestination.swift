@@ -15,7 +15,7 @@ public final class InMemoryDestination: Destination {
     public let name: String
     /// The received envelopes.
     public let log = EventLog()
-    private let flushes = Locked(0)
+    private let counters = Locked((flushes: 0, resets: 0))
 
     /// Creates an empty destination.
     public init(name: String = "memory") { self.name = name }
@@ -24,7 +24,11 @@ public final class InMemoryDestination: Destination {
         log.append(envelope)
     }
 
-    public func flush() { flushes.withLock { $0 += 1 } }
+    public func flush() { counters.withLock { $0.flushes += 1 } }
+
+    /// Counts the client's identity resets (see ``resetCount``); it forgets nothing. Use ``clear()`` for
+    /// that.
+    public func reset() { counters.withLock { $0.resets += 1 } }
 
     /// Everything received, with what the client added.
     public var envelopes: [Envelope] { log.envelopes }
@@ -36,11 +40,14 @@ public final class InMemoryDestination: Destination {
     public var count: Int { log.count }
 
     /// How many times ``flush()`` ran.
-    public var flushCount: Int { flushes.current }
+    public var flushCount: Int { counters.current.flushes }
 
-    /// Forgets everything received.
-    public func reset() {
+    /// How many times ``reset()`` ran.
+    public var resetCount: Int { counters.current.resets }
+
+    /// Forgets everything received and the counts.
+    public func clear() {
         log.clear()
-        flushes.withLock { $0 = 0 }
+        counters.withLock { $0 = (0, 0) }
     }
 }
