@@ -10,6 +10,7 @@ final class AmplitudeSpy: AmplitudeAdapter, @unchecked Sendable {
         case setUserId(String?)
         case setGroup(groupType: String, groupName: String)
         case groupIdentify(groupType: String, groupName: String, groupProperties: [String: PropertyValue]?)
+        case reset
     }
 
     private let lock = NSLock()
@@ -34,6 +35,8 @@ final class AmplitudeSpy: AmplitudeAdapter, @unchecked Sendable {
     func groupIdentify(groupType: String, groupName: String, groupProperties: [String: Any]?, options: Never?) {
         record(.groupIdentify(groupType: groupType, groupName: groupName, groupProperties: typed(groupProperties)))
     }
+
+    func reset() { record(.reset) }
 
     private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
 }
@@ -90,6 +93,9 @@ enum FakeAmplitude {
         ) -> Amplitude {
             record("groupIdentify \(groupType) \(groupName) \(groupProperties.map { $0.keys.sorted() } ?? [])")
         }
+
+        @discardableResult
+        func reset() -> Amplitude { record("reset") }
     }
 }
 
@@ -258,6 +264,30 @@ extension Vendors {
             #expect(delivery.problems.count == 1)
         }
 
+        // MARK: Reset
+
+        @Test func resetCallsAmplitudesReset() {
+            destination.reset()
+            #expect(spy.calls == [.reset])
+        }
+
+        @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(
+                spy.calls == [
+                    .setUserId("user-42"),
+                    .identify(userProperties: ["plan": "pro"]),
+                    .reset,
+                    .track(eventType: "browsing", eventProperties: nil),
+                ])
+            #expect(analytics.diagnostics.destinations["amplitude"]?.delivered == 2)
+            await analytics.shutdown()
+        }
+
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientCutStringsAreReportedAndDelivered() async {
@@ -290,6 +320,17 @@ extension Vendors {
                     "setGroup group acme",
                     "groupIdentify group acme [\"seats\"]",
                 ])
+            await analytics.shutdown()
+        }
+
+        @Test func theEmptyConformanceReachesTheSDKsReset() async {
+            let sdk = FakeAmplitude.Amplitude()
+            let analytics = Analytics(destinations: [AmplitudeDestination(adapter: sdk)])
+            analytics.identify(userId: "user-42")
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(sdk.sdkCalls == ["setUserId user-42", "reset", "track browsing []"])
             await analytics.shutdown()
         }
     }

@@ -29,8 +29,18 @@ final class FirebaseSpy: FirebaseAnalyticsAdapter, @unchecked Sendable {
 /// A stand-in for `FirebaseAnalytics.Analytics`: class methods with Firebase's exact names, in a
 /// namespace so that, as in an app, `Analytics` needs qualifying next to Tally's `Analytics`.
 enum FakeFirebaseAnalytics {
+    /// Counts calls from any thread.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored = 0
+        var count: Int { lock.withLock { stored } }
+        func increment() { lock.withLock { stored += 1 } }
+    }
+
     final class Analytics: NSObject {
         static let recorder = FirebaseSpy()
+        /// Calls to `resetAnalyticsData()`, which the destination must never make.
+        static let fullResets = Counter()
 
         class func logEvent(_ name: String, parameters: [String: Any]?) {
             recorder.logEvent(name, parameters: parameters)
@@ -41,6 +51,9 @@ enum FakeFirebaseAnalytics {
         class func setUserProperty(_ value: String?, forName name: String) {
             recorder.setUserProperty(value, forName: name)
         }
+
+        /// Firebase's fuller reset, which clears the device's analytics data and the app instance id.
+        class func resetAnalyticsData() { fullResets.increment() }
     }
 }
 
@@ -436,6 +449,30 @@ extension Vendors {
             #expect(spy.calls == [.logEvent("ordered", parameters: ["note": text])])
         }
 
+        // MARK: Reset
+
+        @Test func resetClearsTheUserID() {
+            destination.reset()
+            #expect(spy.calls == [.setUserID(nil)])
+        }
+
+        @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(
+                spy.calls == [
+                    .setUserID("user-42"),
+                    .setUserProperty("pro", forName: "plan"),
+                    .setUserID(nil),
+                    .logEvent("browsing", parameters: nil),
+                ])
+            #expect(analytics.diagnostics.destinations["firebase"]?.delivered == 2)
+            await analytics.shutdown()
+        }
+
         // MARK: Through the client
 
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
@@ -470,13 +507,19 @@ extension Vendors {
             let analytics = Analytics(destinations: [FirebaseDestination(sdk: FakeFirebaseAnalytics.Analytics.self)])
             analytics.track("static path", ["n": 1])
             analytics.identify(userId: "user-7", traits: ["plan": "pro"])
+            analytics.reset()
+            analytics.track("browsing")
             await analytics.flush()
             #expect(
                 FakeFirebaseAnalytics.Analytics.recorder.calls == [
                     .logEvent("static_path", parameters: ["n": 1]),
                     .setUserID("user-7"),
                     .setUserProperty("pro", forName: "plan"),
+                    .setUserID(nil),
+                    .logEvent("browsing", parameters: nil),
                 ])
+            // The reset clears the user id only; the fuller reset is the app's decision.
+            #expect(FakeFirebaseAnalytics.Analytics.fullResets.count == 0)
             #expect(analytics.destinationNames == ["firebase"])
             await analytics.shutdown()
         }

@@ -81,6 +81,30 @@ extension Vendors {
                 mentioning: "no call for \(event.kind.rawValue) events")
         }
 
+        // MARK: Reset
+
+        @Test func resetMakesNoCallBecauseTheSDKHasNoReset() {
+            destination.reset()
+            #expect(spy.calls.isEmpty)
+        }
+
+        @Test func throughTheClientResetReachesTheDestinationAndCallsNothing() async {
+            let memory = InMemoryDestination()
+            let analytics = Analytics(destinations: [destination, memory])
+            analytics.identify(userId: "user-42")
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(memory.resetCount == 1)
+            #expect(memory.events.map(\.name) == ["user-42", "browsing"])
+            #expect(spy.calls == [.trackEvent(with: "browsing", properties: [:])])
+            #expect(analytics.diagnostics.destinations["google"]?.delivered == 1)
+            #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
+            await analytics.shutdown()
+        }
+
+        // MARK: Through the client
+
         @Test func throughTheClientWithRoutingNothingIsRejected() async {
             let memory = InMemoryDestination()
             let analytics = Analytics(

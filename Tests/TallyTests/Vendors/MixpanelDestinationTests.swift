@@ -11,6 +11,7 @@ final class MixpanelSpy: MixpanelAdapter, @unchecked Sendable {
         case setGroup(groupKey: String, groupID: String)
         case peopleSet(properties: [String: PropertyValue])
         case groupSet(groupKey: String, groupID: String, properties: [String: PropertyValue])
+        case reset(hasCompletion: Bool)
     }
 
     private let lock = NSLock()
@@ -41,6 +42,8 @@ final class MixpanelSpy: MixpanelAdapter, @unchecked Sendable {
     func groupSet(groupKey: String, groupID: String, properties: [String: Any]) {
         record(.groupSet(groupKey: groupKey, groupID: groupID, properties: typedProperties(properties)))
     }
+
+    func reset(completion: (() -> Void)?) { record(.reset(hasCompletion: completion != nil)) }
 
     private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
 }
@@ -79,6 +82,8 @@ enum FakeMixpanel {
         }
 
         func setGroup(groupKey: String, groupID: any MixpanelType) { record("setGroup \(groupKey) \(groupID)") }
+
+        func reset(completion: (() -> Void)? = nil) { record("reset") }
 
         func getGroup(groupKey: String, groupID: any MixpanelType) -> Group {
             Group(instance: self, name: "\(groupKey)=\(groupID)")
@@ -258,6 +263,30 @@ extension Vendors {
             #expect(spy.calls.last == .peopleSet(properties: traits))
         }
 
+        // MARK: Reset
+
+        @Test func resetCallsMixpanelsResetWithoutACompletion() {
+            destination.reset()
+            #expect(spy.calls == [.reset(hasCompletion: false)])
+        }
+
+        @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(
+                spy.calls == [
+                    .identify(distinctId: "user-42", usePeople: true, hasCompletion: false),
+                    .peopleSet(properties: ["plan": "pro"]),
+                    .reset(hasCompletion: false),
+                    .track(event: "browsing", properties: nil),
+                ])
+            #expect(analytics.diagnostics.destinations["mixpanel"]?.delivered == 2)
+            await analytics.shutdown()
+        }
+
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
@@ -298,6 +327,17 @@ extension Vendors {
                     "group group_id=acme.set [\"seats\"]",
                     "createAlias user-43 user-42",
                 ])
+            await analytics.shutdown()
+        }
+
+        @Test func theSDKsOwnResetMeetsTheRequirementWithoutAForward() async {
+            let sdk = FakeMixpanel.MixpanelInstance()
+            let analytics = Analytics(destinations: [MixpanelDestination(adapter: sdk)])
+            analytics.identify(userId: "user-42")
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(sdk.sdkCalls == ["identify user-42 true", "reset", "track browsing []"])
             await analytics.shutdown()
         }
     }

@@ -10,6 +10,7 @@ final class SegmentSpy: SegmentAdapter, @unchecked Sendable {
         case identify(userId: String, traits: [String: PropertyValue]?)
         case group(groupId: String, traits: [String: PropertyValue]?)
         case alias(newId: String)
+        case reset
     }
 
     private let lock = NSLock()
@@ -28,6 +29,8 @@ final class SegmentSpy: SegmentAdapter, @unchecked Sendable {
     func group(groupId: String, traits: [String: Any]?) { record(.group(groupId: groupId, traits: typed(traits))) }
 
     func alias(newId: String) { record(.alias(newId: newId)) }
+
+    func reset() { record(.reset) }
 
     private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
 }
@@ -68,6 +71,8 @@ enum FakeSegment {
         }
 
         func alias(newId: String) { record("alias \(newId)") }
+
+        func reset() { record("reset") }
     }
 }
 
@@ -171,6 +176,29 @@ extension Vendors {
             #expect(delivery.thrown?.message.contains("over 100 bytes") == true)
         }
 
+        // MARK: Reset
+
+        @Test func resetCallsSegmentsReset() {
+            destination.reset()
+            #expect(spy.calls == [.reset])
+        }
+
+        @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
+            let analytics = Analytics(destinations: [destination])
+            analytics.identify(userId: "user-42", traits: ["plan": "pro"])
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(
+                spy.calls == [
+                    .identify(userId: "user-42", traits: ["plan": "pro"]),
+                    .reset,
+                    .track(name: "browsing", properties: nil),
+                ])
+            #expect(analytics.diagnostics.destinations["segment"]?.delivered == 2)
+            await analytics.shutdown()
+        }
+
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientOversizedMessagesAreCountedAsRejected() async {
@@ -207,6 +235,17 @@ extension Vendors {
                     "group acme [\"seats\"]",
                     "alias user-43",
                 ])
+            await analytics.shutdown()
+        }
+
+        @Test func theEmptyConformanceReachesTheSDKsReset() async {
+            let sdk = FakeSegment.Analytics()
+            let analytics = Analytics(destinations: [SegmentDestination(adapter: sdk)])
+            analytics.identify(userId: "user-42")
+            analytics.reset()
+            analytics.track("browsing")
+            await analytics.flush()
+            #expect(sdk.sdkCalls == ["identify user-42 []", "reset", "track browsing []"])
             await analytics.shutdown()
         }
     }

@@ -26,6 +26,7 @@
 ///     func setUserId(userId: String?) {}
 ///     func setGroup(groupType: String, groupName: String, options: Never?) {}
 ///     func groupIdentify(groupType: String, groupName: String, groupProperties: [String: Any]?, options: Never?) {}
+///     func reset() {}
 /// }
 /// ```
 ///
@@ -58,6 +59,9 @@ public protocol AmplitudeAdapter {
     func groupIdentify(
         groupType: String, groupName: String, groupProperties: [String: Any]?, options: EventOptions?
     ) -> Chained
+
+    /// Forgets the user: Amplitude's `reset()`, which clears the user id and makes a new device id.
+    func reset() -> Chained
 }
 
 /// One call the destination makes, so that it can call an `any AmplitudeAdapter` whose associated
@@ -68,6 +72,7 @@ enum AmplitudeCall {
     case setUserId(String)
     case setGroup(groupType: String, groupName: String)
     case groupIdentify(groupType: String, groupName: String, groupProperties: [String: Any])
+    case reset
 }
 
 extension AmplitudeAdapter {
@@ -85,6 +90,8 @@ extension AmplitudeAdapter {
         case .groupIdentify(let groupType, let groupName, let groupProperties):
             _ = groupIdentify(
                 groupType: groupType, groupName: groupName, groupProperties: groupProperties, options: nil)
+        case .reset:
+            _ = reset()
         }
     }
 }

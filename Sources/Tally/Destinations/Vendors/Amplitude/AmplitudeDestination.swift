@@ -10,6 +10,7 @@
 /// | ``Event/Kind/identify`` | `setUserId(userId:)`, then `identify(userProperties: traits)` when there are traits |
 /// | ``Event/Kind/group`` | `setGroup(groupType: groupType, groupName: groupId)`, then `groupIdentify(groupType:groupName:groupProperties: traits)` when there are traits |
 /// | ``Event/Kind/alias`` | `setUserId(userId: newId)`: Amplitude's SDK has no alias; later events belong to the new id |
+/// | ``Analytics/reset()`` | `reset()`, through ``reset()`` |
 ///
 /// Event properties are nil when there are none. A `[Amplitude] Screen Name` property of a screen event
 /// is replaced by the screen's name, with a problem when they differed. If Amplitude's own screen view
@@ -51,6 +52,13 @@ public struct AmplitudeDestination: Destination {
         self.groupType = groupType
         self.limits = limits
         self.box = AdapterBox(adapter)
+    }
+
+    /// Forgets the signed-in user: Amplitude's `reset()`, which clears the user id and makes a new device
+    /// id. The client calls it on ``Analytics/reset()``, after the events tracked before the reset and
+    /// before those tracked after it.
+    public func reset() {
+        box.adapter.perform(.reset)
     }
 
     /// Transforms the event into Amplitude's calls and makes them. It never throws.

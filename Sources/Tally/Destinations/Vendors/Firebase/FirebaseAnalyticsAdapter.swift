@@ -38,7 +38,9 @@ public protocol FirebaseAnalyticsAdapter {
     ///     when the event has none.
     func logEvent(_ name: String, parameters: [String: Any]?)
 
-    /// Sets or clears the user id: Firebase's `Analytics.setUserID(_:)`.
+    /// Sets or clears the user id: Firebase's `Analytics.setUserID(_:)`. ``FirebaseDestination/reset()``
+    /// clears it with nil; Firebase's `resetAnalyticsData()` has no requirement because the destination
+    /// never calls it.
     func setUserID(_ userID: String?)
 
     /// Sets or clears one user property: Firebase's `Analytics.setUserProperty(_:forName:)`.

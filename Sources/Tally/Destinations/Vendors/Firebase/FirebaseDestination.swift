@@ -10,6 +10,7 @@
 /// | ``Event/Kind/identify`` | `setUserID(userId)`, then `setUserProperty(value, forName: trait)` per trait, in name order |
 /// | ``Event/Kind/group`` | `logEvent("join_group", parameters: traits + ["group_id": groupId])`, Firebase's recommended event |
 /// | ``Event/Kind/alias`` | `setUserID(newId)`: Firebase has no alias; later events belong to the new id |
+/// | ``Analytics/reset()`` | `setUserID(nil)`, through ``reset()``; user properties stay, and `resetAnalyticsData()` is not called |
 ///
 /// Parameters are nil when there are none. Names, parameters and user properties are made to fit
 /// Firebase's limits by the rules in ``FirebaseLimits``, each violation reported as one ``Problem``; a
@@ -53,6 +54,30 @@ public struct FirebaseDestination: Destination {
         sdk: SDK.Type, name: String = "firebase", limits: FirebaseLimits = .default
     ) {
         self.init(adapter: FirebaseStaticAdapter<SDK>(), name: name, limits: limits)
+    }
+
+    /// Forgets the signed-in user: `setUserID(nil)`, which Firebase documents as removing the user id.
+    /// The client calls it on ``Analytics/reset()``, after the events tracked before the reset and before
+    /// those tracked after it.
+    ///
+    /// User properties set from identify traits stay: Firebase keeps each until it is set again. To clear
+    /// one, identify with that trait set to null before the reset (it is sent as
+    /// `setUserProperty(nil, forName:)`).
+    ///
+    /// Firebase's fuller `Analytics.resetAnalyticsData()` is deliberately not called, and so is not in the
+    /// adapter. It is not a sign-out: it clears all of the app's analytics data on the device and starts a
+    /// new app instance id. The install then counts as a new one in Firebase's reports, and the data it
+    /// clears can include events logged just before the sign-out that Firebase, which uploads in batches,
+    /// has not sent yet. An app that needs it, for example to honour a request to delete the user's data,
+    /// calls it itself once the client has handed over the events before it:
+    ///
+    /// ```swift
+    /// analytics.reset()
+    /// await analytics.flush()
+    /// FirebaseAnalytics.Analytics.resetAnalyticsData()
+    /// ```
+    public func reset() {
+        box.adapter.setUserID(nil)
     }
 
     /// Transforms the event into Firebase's calls and makes them.

@@ -9,6 +9,9 @@
 /// let google = GoogleAnalyticsDestination(adapter: GoogleSDK(apiKey: key, clientSecret: secret))
 /// ```
 ///
+/// The SDK has no call that forgets the user, so the protocol has none either: a requirement the SDK
+/// does not have would make the empty conformance fail to compile. See ``GoogleAnalyticsDestination``.
+///
 /// The protocol is not `Sendable`, like the SDK; ``GoogleAnalyticsDestination`` calls it from one thread
 /// at a time.
 public protocol GoogleAnalyticsAdapter {

@@ -9,6 +9,7 @@
 /// | ``Event/Kind/track`` | `trackEvent(with: name, properties: properties)` |
 /// | ``Event/Kind/screen`` | `trackEvent(with: "screen_view", properties: properties + ["screen_name": name])`, Google Analytics' screen event |
 /// | ``Event/Kind/identify``, ``Event/Kind/group``, ``Event/Kind/alias`` | none: the event is dropped with a ``Problem`` (outcome ``Problem/Outcome/dropped``, counted as ``DropReason/rejected``), because the SDK has no call for users, groups or aliases |
+/// | ``Analytics/reset()`` | none: the SDK has no reset call, so the destination keeps the default ``Destination/reset()``, which does nothing |
 ///
 /// A `screen_name` property of a screen event is replaced by the screen's name, with a problem when they
 /// differed. To keep identify, group and alias events from reaching this destination at all, and so
@@ -20,6 +21,10 @@
 ///     destinations: [GoogleAnalyticsDestination(adapter: googleSDK), firebase]
 /// )
 /// ```
+///
+/// Nothing is lost by not resetting: the destination never hands the SDK the user's id or traits
+/// (identify and alias events are dropped, and the envelope's ids are not sent), so after a sign-out the
+/// SDK holds no identity to forget.
 public struct GoogleAnalyticsDestination: Destination {
     /// The destination's name. Default `google`.
     public let name: String

@@ -1,8 +1,8 @@
 /// The calls ``MixpanelDestination`` makes, mirroring the Mixpanel Swift SDK's `MixpanelInstance`.
 ///
-/// `identify(distinctId:usePeople:completion:)` and `createAlias(_:distinctId:usePeople:andIdentify:completion:)`
-/// are Mixpanel's own signatures, so `MixpanelInstance` meets them as it is. The other requirements
-/// cannot be mirrored exactly, and the app's conformance forwards them in one line each:
+/// `identify(distinctId:usePeople:completion:)`, `createAlias(_:distinctId:usePeople:andIdentify:completion:)`
+/// and `reset(completion:)` are Mixpanel's own signatures, so `MixpanelInstance` meets them as it is. The
+/// other requirements cannot be mirrored exactly, and the app's conformance forwards them in one line each:
 ///
 /// - Mixpanel's properties are `Properties`, that is `[String: MixpanelType]`, and `MixpanelType` is a
 ///   Mixpanel protocol Tally cannot name. The adapter takes `[String: Any]?`, the SDK's own value types
@@ -68,4 +68,9 @@ public protocol MixpanelAdapter {
 
     /// Sets properties on a group's profile: Mixpanel's `getGroup(groupKey:groupID:).set(properties:)`.
     func groupSet(groupKey: String, groupID: String, properties: [String: Any])
+
+    /// Forgets the user: Mixpanel's `reset(completion:)`, which clears the distinct id and super
+    /// properties and starts a new anonymous distinct id. The destination passes no completion,
+    /// Mixpanel's default.
+    func reset(completion: (() -> Void)?)
 }

@@ -10,6 +10,7 @@
 /// | ``Event/Kind/identify`` | `identify(distinctId: userId, usePeople: true, completion: nil)`, then `peopleSet(properties: traits)` when there are traits |
 /// | ``Event/Kind/group`` | `setGroup(groupKey: groupKey, groupID: groupId)`, then `groupSet(groupKey:groupID:properties: traits)` when there are traits |
 /// | ``Event/Kind/alias`` | `createAlias(newId, distinctId: previousId, usePeople: true, andIdentify: true, completion: nil)`, where the previous id is the envelope's ``Envelope/distinctId`` |
+/// | ``Analytics/reset()`` | `reset(completion: nil)`, through ``reset()`` |
 ///
 /// Properties are nil when there are none. A `name` property of a screen event is replaced by the
 /// screen's name, with a problem when they differed.
@@ -47,6 +48,13 @@ public struct MixpanelDestination: Destination {
         self.groupKey = groupKey
         self.limits = limits
         self.box = AdapterBox(adapter)
+    }
+
+    /// Forgets the signed-in user: Mixpanel's `reset(completion: nil)`, which clears the distinct id and
+    /// super properties and starts a new anonymous distinct id. The client calls it on
+    /// ``Analytics/reset()``, after the events tracked before the reset and before those tracked after it.
+    public func reset() {
+        box.adapter.reset(completion: nil)
     }
 
     /// Transforms the event into Mixpanel's calls and makes them.

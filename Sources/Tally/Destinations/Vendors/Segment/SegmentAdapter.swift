@@ -37,4 +37,8 @@ public protocol SegmentAdapter {
 
     /// Gives the current user a new id: Segment's `alias(newId:)`.
     func alias(newId: String)
+
+    /// Forgets the user: Segment's `reset()`, which clears the user id and traits and starts a new
+    /// anonymous id.
+    func reset()
 }

@@ -9,6 +9,7 @@
 /// | ``Event/Kind/identify`` | `identify(userId: userId, traits: traits)` |
 /// | ``Event/Kind/group`` | `group(groupId: groupId, traits: traits)` |
 /// | ``Event/Kind/alias`` | `alias(newId: newId)`; Segment takes the previous id from its own state |
+/// | ``Analytics/reset()`` | `reset()`, through ``reset()`` |
 ///
 /// Properties and traits are nil when there are none. A message larger than
 /// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
@@ -38,6 +39,13 @@ public struct SegmentDestination: Destination {
         self.name = name
         self.limits = limits
         self.box = AdapterBox(adapter)
+    }
+
+    /// Forgets the signed-in user: Segment's `reset()`, which clears the user id and traits and starts a
+    /// new anonymous id. The client calls it on ``Analytics/reset()``, after the events tracked before the
+    /// reset and before those tracked after it.
+    public func reset() {
+        box.adapter.reset()
     }
 
     /// Transforms the event into Segment's call and makes it.
