@@ -101,11 +101,9 @@ public struct PlanValidator: Sendable {
                     actual: nil, eventIndex: index)
             ]
         }
-        var run = ValidationRun(event: event, index: index, redactionMarker: redactionMarker)
+        var run = ValidationRun(redactionMarker: redactionMarker)
         run.checkMembers(event.properties, of: compiled.schema, personal: false) { "/properties" }
-        // Dictionary order is arbitrary; sort so reports are stable. Only failing events pay for it.
-        if run.violations.count > 1 { run.violations.sort { $0.path < $1.path } }
-        return run.violations
+        return run.finish(for: event, index: index)
     }
 
     /// Says where else the name is planned, if anywhere: the usual cause of an unknown event.

@@ -11,14 +11,16 @@ extension StringFormat {
     ///   colon, then only characters URIs allow, with `%` followed by two hex digits.
     /// - `uuid`: 32 hex digits in groups of 8-4-4-4-12, either case.
     public func isValid(_ string: String) -> Bool {
-        var string = string
-        return string.withUTF8 { bytes in
-            switch self {
-            case .dateTime: return Self.isDateTime(bytes)
-            case .email: return Self.isEmail(bytes)
-            case .uri: return Self.isURI(bytes)
-            case .uuid: return Self.isUUID(bytes)
-            }
+        if let valid = string.utf8.withContiguousStorageIfAvailable({ isValid(bytes: $0) }) { return valid }
+        return Array(string.utf8).withUnsafeBufferPointer { isValid(bytes: $0) }
+    }
+
+    private func isValid(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch self {
+        case .dateTime: return Self.isDateTime(bytes)
+        case .email: return Self.isEmail(bytes)
+        case .uri: return Self.isURI(bytes)
+        case .uuid: return Self.isUUID(bytes)
         }
     }
 

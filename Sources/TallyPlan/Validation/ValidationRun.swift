@@ -3,17 +3,27 @@ import Tally
 /// One event's validation: walks its values against compiled schemas and collects violations.
 ///
 /// Paths are passed as non-escaping closures and only called when a violation is found, so a conforming
-/// event builds no strings and allocates nothing.
+/// event builds no strings and allocates nothing. The run does not hold the event (copying it would cost
+/// two retains per event); ``finish(for:index:)`` stamps the event on the violations found.
 struct ValidationRun {
-    let event: Event
-    let index: Int?
     let redactionMarker: String
-    var violations: [PlanViolation] = []
+    private(set) var violations: [PlanViolation] = []
 
-    init(event: Event, index: Int?, redactionMarker: String) {
-        self.event = event
-        self.index = index
+    init(redactionMarker: String) {
         self.redactionMarker = redactionMarker
+    }
+
+    /// The violations, stamped with the event and sorted by path.
+    mutating func finish(for event: Event, index: Int?) -> [PlanViolation] {
+        guard !violations.isEmpty else { return [] }
+        for position in violations.indices {
+            violations[position].eventName = event.name
+            violations[position].eventKind = event.kind
+            violations[position].eventIndex = index
+        }
+        // Dictionary order is arbitrary; sort so reports are stable.
+        if violations.count > 1 { violations.sort { $0.path < $1.path } }
+        return violations
     }
 
     private mutating func report(
@@ -21,9 +31,7 @@ struct ValidationRun {
         personal: Bool
     ) {
         violations.append(
-            PlanViolation(
-                kind, eventName: event.name, eventKind: event.kind, path: path(), rule: rule(), actual: actual,
-                isPersonalData: personal, eventIndex: index))
+            PlanViolation(kind, eventName: "", path: path(), rule: rule(), actual: actual, isPersonalData: personal))
     }
 
     /// Checks an object's members: declared ones against their schemas, required ones for presence, others
@@ -33,9 +41,11 @@ struct ValidationRun {
     ) {
         var requiredSeen = 0
         for (key, value) in object {
-            if let member = schema.members[key] {
-                if member.isRequired { requiredSeen += 1 }
-                check(value, member.schema, personal: personal) { path() + "/" + JSONPointer.escape(key) }
+            if let index = schema.members.index(of: key) {
+                if schema.members.isRequired[index] { requiredSeen += 1 }
+                schema.members.schemas[index]._withUnsafeGuaranteedRef { member in
+                    check(value, member, personal: personal) { path() + "/" + JSONPointer.escape(key) }
+                }
             } else {
                 switch schema.additional {
                 case .allowed: break
@@ -55,8 +65,9 @@ struct ValidationRun {
 
     /// Checks one value against one schema.
     mutating func check(_ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String) {
-        let personal = personal || schema.pii
-        if schema.pii {
+        let rules = schema.rules
+        let personal = personal || rules.contains(.pii)
+        if rules.contains(.pii) {
             switch value {
             case .null: return
             case .string(let string) where string == redactionMarker: return
@@ -66,23 +77,26 @@ struct ValidationRun {
         guard Self.hasType(value, schema.types) else {
             return report(.wrongType, path, schema.typeRule, value, personal: personal)
         }
-        if let enumValues = schema.enumValues, !Self.isMember(value, enumValues, strings: schema.enumStrings) {
+        if rules.isEmpty { return }
+        if rules.contains(.enumeration), let enumValues = schema.enumValues,
+            !Self.isMember(value, enumValues, strings: schema.enumStrings)
+        {
             report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
         }
-        if let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
+        if rules.contains(.constant), let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
             report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
         }
         switch value {
         case .string(let string):
-            if schema.hasStringRules { checkString(string, value, schema, personal: personal, path: path) }
+            if rules.contains(.string) { checkString(string, value, schema, personal: personal, path: path) }
         case .int(let int):
-            if schema.hasNumberRules { checkNumber(Double(int), value, schema, personal: personal, path: path) }
+            if rules.contains(.number) { checkNumber(Double(int), value, schema, personal: personal, path: path) }
         case .double(let double):
-            if schema.hasNumberRules { checkNumber(double, value, schema, personal: personal, path: path) }
+            if rules.contains(.number) { checkNumber(double, value, schema, personal: personal, path: path) }
         case .array(let elements):
-            if schema.hasArrayRules { checkArray(elements, value, schema, personal: personal, path: path) }
+            if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
         case .object(let members):
-            if schema.hasObjectRules { checkMembers(members, of: schema, personal: personal, path: path) }
+            if rules.contains(.object) { checkMembers(members, of: schema, personal: personal, path: path) }
         case .bool, .null:
             break
         }
