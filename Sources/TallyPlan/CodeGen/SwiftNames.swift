@@ -7,9 +7,9 @@ import Foundation
 /// `menuItemOrdered`, `a=b's` becomes `aBS`, `123 go` becomes `_123Go`, `class` becomes `` `class` ``. A
 /// name with no ASCII letters or digits falls back to a placeholder (`event`, `value`). The exact name is
 /// always kept in a string literal; only the identifier is made up.
-enum SwiftNames {
+package enum SwiftNames {
     /// Words the compiler reserves; such identifiers are written in backticks.
-    static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate", "func",
         "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
         "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias", "var",
@@ -19,12 +19,12 @@ enum SwiftNames {
     ]
     /// Identifiers backticks cannot rescue everywhere (`Size.self`, `Size.Type`); these get a trailing
     /// underscore instead.
-    static let unbacktickable: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_"]
+    package static let unbacktickable: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_"]
 
     /// The words of `name`: runs of ASCII letters and digits, also split where a lower-case letter or digit
     /// meets an upper-case one (`menuItem` is `menu`, `Item`), keeping acronyms together (`URLOpened` is
     /// `URL`, `Opened`).
-    static func words(_ name: String) -> [String] {
+    package static func words(_ name: String) -> [String] {
         var words: [String] = []
         for run in asciiFolded(name).split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) {
             let characters = Array(run)
@@ -46,7 +46,7 @@ enum SwiftNames {
     }
 
     /// Latin letters without their accents, and a few letters that have no decomposition spelled out.
-    static func asciiFolded(_ name: String) -> String {
+    package static func asciiFolded(_ name: String) -> String {
         guard !name.allSatisfy(\.isASCII) else { return name }
         let spelled: [Character: String] = [
             "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L",
@@ -70,7 +70,7 @@ enum SwiftNames {
     }
 
     /// `lowerCamelCase`, not yet made safe (see ``safe(_:)``).
-    static func lowerCamel(_ name: String, fallback: String) -> String {
+    package static func lowerCamel(_ name: String, fallback: String) -> String {
         let words = words(name)
         guard let first = words.first else { return fallback }
         let head = first.allSatisfy { $0.isUppercase || $0.isNumber } ? first.lowercased() : lowerFirst(first)
@@ -78,7 +78,7 @@ enum SwiftNames {
     }
 
     /// `UpperCamelCase`, not yet made safe.
-    static func upperCamel(_ name: String, fallback: String) -> String {
+    package static func upperCamel(_ name: String, fallback: String) -> String {
         let words = words(name)
         guard !words.isEmpty else { return fallback }
         return words.map(upperFirst).joined()
@@ -86,7 +86,7 @@ enum SwiftNames {
 
     /// A valid identifier: a leading digit gets an underscore, reserved words get backticks or an
     /// underscore.
-    static func safe(_ identifier: String) -> String {
+    package static func safe(_ identifier: String) -> String {
         if let first = identifier.first, first.isNumber { return "_" + identifier }
         if unbacktickable.contains(identifier) { return identifier + "_" }
         if keywords.contains(identifier) { return "`\(identifier)`" }
@@ -94,12 +94,12 @@ enum SwiftNames {
     }
 
     /// The identifier without backticks, for building names from it.
-    static func bare(_ identifier: String) -> String {
+    package static func bare(_ identifier: String) -> String {
         identifier.filter { $0 != "`" }
     }
 
     /// Makes each identifier unique in order: a repeat gets `2`, `3`… appended.
-    static func deduplicated(_ identifiers: [String], reserved: Set<String> = []) -> [String] {
+    package static func deduplicated(_ identifiers: [String], reserved: Set<String> = []) -> [String] {
         var used = reserved
         return identifiers.map { identifier in
             var candidate = identifier
@@ -114,7 +114,7 @@ enum SwiftNames {
     }
 
     /// A Swift string literal holding exactly `text`: quotes, backslashes and control characters escaped.
-    static func literal(_ text: String) -> String {
+    package static func literal(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -139,7 +139,7 @@ enum SwiftNames {
     }
 
     /// Lines of a doc comment, each prefixed with `indent///`.
-    static func docComment(_ text: String, indent: String) -> [String] {
+    package static func docComment(_ text: String, indent: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             let trimmed = line.trimmingTrailingWhitespace
             return trimmed.isEmpty ? "\(indent)///" : "\(indent)/// \(trimmed)"

@@ -41,8 +41,11 @@ extension PlanReader {
         var isRequired = false
         var requiredList: [(String, Node)] = []
         var keywordNodes: [String: Node] = [:]
+        var valueNodes: [String: Node] = [:]
+        var enumNodes: [Node] = []
         for (key, keyNode, value) in members {
             keywordNodes[key] = keyNode
+            valueNodes[key] = value
             switch key {
             case "type": schema.types = readTypes(value)
             case "enum":
@@ -53,6 +56,7 @@ extension PlanReader {
                 var values: [PropertyValue] = []
                 for element in sequence {
                     guard let member = self.value(element) else { continue }
+                    enumNodes.append(element)
                     if values.contains(where: { JSONEquality.equal($0, member) }) {
                         warning("'enum' lists \(member.jsonString) twice", element)
                     }
@@ -132,7 +136,7 @@ extension PlanReader {
         if !requiredList.isEmpty {
             schema.required = checkRequired(requiredList, declared: schema.properties ?? [:])
         }
-        checkConsistency(schema, keywordNodes: keywordNodes, node: node)
+        checkConsistency(schema, keywordNodes: keywordNodes, valueNodes: valueNodes, enumNodes: enumNodes, node: node)
         return (schema, isRequired)
     }
 
@@ -165,7 +169,9 @@ extension PlanReader {
     }
 
     /// Errors for rules no value can meet; warnings for rules that cannot apply to the declared types.
-    private mutating func checkConsistency(_ schema: PropertySchema, keywordNodes: [String: Node], node: Node) {
+    private mutating func checkConsistency(
+        _ schema: PropertySchema, keywordNodes: [String: Node], valueNodes: [String: Node], enumNodes: [Node], node: Node
+    ) {
         func at(_ keyword: String) -> Node { keywordNodes[keyword] ?? node }
         if let types = schema.types {
             let applicable: [(keywords: [String], types: Set<SchemaType>, noun: String)] = [
@@ -180,11 +186,12 @@ extension PlanReader {
                     warning("'\(keyword)' applies to \(rule.noun) but the type is \(declared); it never applies", at(keyword))
                 }
             }
-            for value in schema.enumValues ?? [] where !types.contains(where: { $0.accepts(value) }) {
-                warning("'enum' value \(value.jsonString) is not of type \(declared); no value can match it", at("enum"))
+            for (index, value) in (schema.enumValues ?? []).enumerated() where !types.contains(where: { $0.accepts(value) }) {
+                let element = index < enumNodes.count ? enumNodes[index] : at("enum")
+                warning("'enum' value \(value.jsonString) is not of type \(declared); no value can match it", element)
             }
             if let value = schema.constValue, !types.contains(where: { $0.accepts(value) }) {
-                error("'const' value \(value.jsonString) is not of type \(declared); no value can match", at("const"))
+                error("'const' value \(value.jsonString) is not of type \(declared); no value can match", valueNodes["const"] ?? node)
             }
         }
         let lower = [schema.minimum, schema.exclusiveMinimum].compactMap { $0 }.max()

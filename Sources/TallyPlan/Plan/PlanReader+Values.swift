@@ -46,7 +46,7 @@ extension PlanReader {
 
     /// A number scalar as a double, or nil (with an error).
     mutating func number(_ node: Node, _ what: String) -> Double? {
-        guard case .scalar(let scalar) = node, let value = resolve(scalar).doubleValue else {
+        guard case .scalar(let scalar) = node, let value = resolve(scalar).doubleValue, value.isFinite else {
             error("\(what) must be a number, not \(describe(node))", node)
             return nil
         }

@@ -6,9 +6,8 @@ import Tally
 /// a schema of its own. Every rule is optional; a schema with none accepts any value.
 ///
 /// ```swift
-/// var price = PropertySchema(types: [.number])
-/// price.minimum = 0
-/// let toppings = PropertySchema(types: [.array], items: PropertySchema(types: [.string]))
+/// let price = PropertySchema(types: [.number], minimum: 0)
+/// let toppings = PropertySchema(types: [.array], items: PropertySchema(types: [.string]), maxItems: 10)
 /// ```
 ///
 /// The plan file spells the same rules in YAML or JSON; see <doc:TrackingPlans> for the keywords and their
@@ -66,15 +65,26 @@ public struct PropertySchema: Sendable, Hashable {
     /// Creates a schema; every rule not given is absent.
     public init(
         types: [SchemaType]? = nil, enumValues: [PropertyValue]? = nil, constValue: PropertyValue? = nil,
-        format: StringFormat? = nil, items: PropertySchema? = nil, properties: [String: PropertySchema]? = nil,
-        required: [String] = [], additionalProperties: AdditionalProperties? = nil, pii: Bool = false,
-        description: String? = nil
+        pattern: String? = nil, minimum: Double? = nil, maximum: Double? = nil, exclusiveMinimum: Double? = nil,
+        exclusiveMaximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, format: StringFormat? = nil,
+        items: PropertySchema? = nil, minItems: Int? = nil, maxItems: Int? = nil,
+        properties: [String: PropertySchema]? = nil, required: [String] = [],
+        additionalProperties: AdditionalProperties? = nil, pii: Bool = false, description: String? = nil
     ) {
         self.types = types
         self.enumValues = enumValues
         self.constValue = constValue
+        self.pattern = pattern
+        self.minimum = minimum
+        self.maximum = maximum
+        self.exclusiveMinimum = exclusiveMinimum
+        self.exclusiveMaximum = exclusiveMaximum
+        self.minLength = minLength
+        self.maxLength = maxLength
         self.format = format
         self.itemsStorage = items.map { [$0] } ?? []
+        self.minItems = minItems
+        self.maxItems = maxItems
         self.properties = properties
         self.required = required.sorted()
         self.additionalProperties = additionalProperties

@@ -105,9 +105,10 @@ struct ValidationRun {
     private mutating func checkString(
         _ string: String, _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
     ) {
-        // Code points never outnumber UTF-8 bytes, so most strings skip the count.
+        // A code point takes one to four UTF-8 bytes, so the byte count bounds the length from both sides
+        // and most strings skip counting.
         let bytes = string.utf8.count
-        if bytes < schema.minLength || bytes > schema.maxLength {
+        if bytes > schema.maxLength || (bytes + 3) / 4 < schema.minLength {
             let length = string.unicodeScalars.count
             if length < schema.minLength {
                 report(.length, path, "minLength: \(schema.minLength)", value, personal: personal)

@@ -42,7 +42,7 @@ extension Event {
         Event(kind: .track, name: "class")
     }
 
-    /// The user ordered an item from the menu.
+    /// The user ordered an item from the menu 🍕.
     /// Sent once per item, after the order is confirmed.
     ///
     /// Tracks `menu_item_ordered`. Owner: ordering. Tags: checkout, revenue.
