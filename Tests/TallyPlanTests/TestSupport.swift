@@ -22,10 +22,13 @@ enum Fixtures {
         URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appendingPathComponent(relativePath)
     }
 
-    /// The package root, three levels above this file.
-    static var packageRoot: URL {
-        sourceFile(".").deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL
+    /// The package root: this file is `Tests/TallyPlanTests/TestSupport.swift` in it.
+    static func packageRoot(filePath: StaticString = #filePath) -> URL {
+        URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
+
+    static var packageRoot: URL { packageRoot() }
 
     /// A plan with one track event `e` whose only property `p` has `schema` (a YAML flow mapping).
     static func singleProperty(_ schema: String, eventExtras: String = "") throws -> TrackingPlan {
