@@ -46,7 +46,7 @@ import Tally
 /// - Required properties are parameters without defaults; optional ones are `T? = nil` and left out of
 ///   the event when nil. A required property whose type allows `null` is `T?` without a default and is
 ///   sent as `null` when nil. `const` properties are not parameters: the value is always sent.
-/// - Types: `string` is `String` (`Date` with `format: date-time`, sent by ``Tally/PropertyValue/date(_:)``),
+/// - Types: `string` is `String` (`Date` with `format: date-time`, sent by `PropertyValue.date(_:)`),
 ///   `integer` is `Int`, `number` is `Double`, `boolean` is `Bool`, `array` is `[T]`, `object` is
 ///   `[String: PropertyValue]`; a string `enum` is a `String`-backed Swift enum in the namespace
 ///   (``namespace``); unions and other enums are `PropertyValue`.

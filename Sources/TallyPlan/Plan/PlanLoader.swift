@@ -115,7 +115,9 @@ extension TrackingPlan {
     ///     """)
     /// ```
     ///
-    /// - Parameter file: the name error locations use.
+    /// - Parameters:
+    ///   - text: the plan, YAML or JSON.
+    ///   - file: the name error locations use.
     /// - Throws: ``PlanError`` with every error, each with file, line and column.
     public init(text: String, file: String = "plan.yaml") throws(PlanError) {
         self = try PlanLoader.load(text: text, file: file).get()

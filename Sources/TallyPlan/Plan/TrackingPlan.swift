@@ -53,7 +53,7 @@ public struct PlannedEvent: Sendable, Hashable {
     /// The event name (for track events), the screen name (screen events), or a label for the schema of
     /// identify, group and alias events, whose names are ids.
     public var name: String
-    /// The kind of call. Default ``Tally/Event/Kind/track``.
+    /// The kind of call. Default `track`.
     public var kind: Event.Kind
     /// What the event means, used in generated doc comments.
     public var description: String

@@ -2,7 +2,7 @@ import Tally
 
 /// Equality of JSON values as JSON Schema defines it for `enum` and `const`: numbers are equal when they
 /// denote the same mathematical value (`1` equals `1.0`), arrays element by element, objects member by
-/// member, everything else as ``Tally/PropertyValue`` compares.
+/// member, everything else as `PropertyValue` compares.
 enum JSONEquality {
     static func equal(_ lhs: PropertyValue, _ rhs: PropertyValue) -> Bool {
         switch (lhs, rhs) {

@@ -22,14 +22,14 @@ import Tally
 /// | mode | the event | each violation |
 /// |---|---|---|
 /// | ``Mode/off`` | delivered, not checked | - |
-/// | ``Mode/report`` | delivered | a ``Tally/Problem`` with code ``Tally/Problem/Code/planViolation`` and outcome `reported`, to the reporter |
+/// | ``Mode/report`` | delivered | a `Problem` with code `Problem.Code.planViolation` and outcome `reported`, to the reporter |
 /// | ``Mode/drop`` | dropped; the client counts it under `DropReason.filtered(by: "plan_validation")` | a problem with outcome `dropped`, to the reporter |
 /// | ``Mode/failInTests`` | delivered | an issue through IssueReporting: a test failure under XCTest or Swift Testing, a runtime warning in an app |
 ///
 /// ## Wiring problems to the client
 /// A processor has no access to the client's problem handling, so the reporter is passed in. To send
 /// these problems where the client sends its own, give both the same closure, as above; they then
-/// reach ``Tally/Analytics/Configuration/onProblem`` but not ``Tally/Diagnostics/recentProblems``.
+/// reach `Analytics.Configuration.onProblem` but not `Diagnostics.recentProblems`.
 ///
 /// ## Failing in tests
 /// In ``Mode/failInTests`` the issue is reported at the line that created the processor (the
@@ -42,7 +42,7 @@ public struct PlanValidationProcessor: Processor {
     public enum Mode: String, Sendable, Hashable, CaseIterable {
         /// Do not check; deliver every event. For switching validation off in production builds.
         case off
-        /// Deliver the event and report each violation as a ``Tally/Problem``.
+        /// Deliver the event and report each violation as a `Problem`.
         case report
         /// Drop the event (the client counts it) and report each violation as a problem.
         case drop
@@ -64,6 +64,10 @@ public struct PlanValidationProcessor: Processor {
     ///   - mode: what to do with events that break it.
     ///   - reporter: receives one problem per violation in ``Mode/report`` and ``Mode/drop``; called on the
     ///     client's worker thread, so keep it quick.
+    ///   - fileID: where ``Mode/failInTests`` reports its issues; defaults to the caller's location.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
     public init(
         validator: PlanValidator, mode: Mode, reporter: (@Sendable (Problem) -> Void)? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column

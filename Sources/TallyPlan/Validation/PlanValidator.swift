@@ -28,7 +28,7 @@ import Tally
 public struct PlanValidator: Sendable {
     /// The plan this validator checks against.
     public let plan: TrackingPlan
-    /// The string a redacted value is replaced with; `[redacted]`, as ``Tally/RedactionProcessor`` writes
+    /// The string a redacted value is replaced with; `[redacted]`, as Tally's `RedactionProcessor` writes
     /// by default.
     public let redactionMarker: String
 
