@@ -81,6 +81,8 @@ public struct PlanValidationProcessor: Processor {
     /// `plan_validation`: the name drops are counted under.
     public var name: String { "plan_validation" }
 
+    /// Validates the envelope's event and applies the ``mode``: returns the envelope, or nil in ``Mode/drop``
+    /// when the event breaks the plan.
     public func process(_ envelope: Envelope) -> Envelope? {
         guard mode != .off else { return envelope }
         let violations = validator.validate(envelope.event)
