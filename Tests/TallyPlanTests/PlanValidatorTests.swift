@@ -257,6 +257,16 @@ struct PlanValidatorTests {
             violations[1].description
                 == #"track "e" /properties/p: a string value (personal data, not shown) is not valid for format: email"#)
 
+        let typed = try Fixtures.singleProperty("{ type: [integer, boolean] }")
+        #expect(
+            PlanValidator(plan: typed).validate(Event("e", ["p": .null])).map(\.description) == [
+                #"track "e" /properties/p: null is null, expected type: [integer, boolean]"#
+            ])
+        #expect(
+            PlanValidator(plan: typed).validate(Event("e", ["p": "x"])).map(\.description) == [
+                #"track "e" /properties/p: "x" is a string, expected type: [integer, boolean]"#
+            ])
+
         let range = try Fixtures.singleProperty("{ minimum: 1 }")
         #expect(
             PlanValidator(plan: range).validate(Event("e", ["p": 0])).map(\.description) == [

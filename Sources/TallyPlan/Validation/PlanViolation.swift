@@ -110,6 +110,10 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func article(_ typeName: String) -> String {
-        typeName == "integer" || typeName == "array" || typeName == "object" ? "an \(typeName)" : "a \(typeName)"
+        switch typeName {
+        case "null": return "null"
+        case "integer", "array", "object": return "an \(typeName)"
+        default: return "a \(typeName)"
+        }
     }
 }
