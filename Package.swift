@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TallyTesting", targets: ["TallyTesting"]),
         .library(name: "TallyPlan", targets: ["TallyPlan"]),
         .executable(name: "tally", targets: ["tally"]),
+        .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,7 +66,19 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ]
+                "TallyPlanGeneratorFixture",
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        // Regenerates event factories from a target's tracking-plan.yaml on every build.
+        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally"]),
+        // Proves the plugin: compiles only if the plugin generated its factory.
+        .target(
+            name: "TallyPlanGeneratorFixture",
+            dependencies: ["Tally"],
+            path: "Plugins/TallyPlanGeneratorFixture",
+            exclude: ["tracking-plan.yaml"],
+            plugins: ["TallyPlanGenerator"]
         ),
         .testTarget(
             name: "TallyTestingTests",
@@ -79,7 +92,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .plugin {  // plugins take no Swift settings
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

@@ -11,7 +11,9 @@ struct TallyCommand: AsyncParsableCommand {
             64 bad usage, 65 invalid input file, 66 missing input file.
             """,
         subcommands: [
-            DemoCommand.self
+            DemoCommand.self,
+            GenCommand.self,
+            PlanCommand.self,
         ]
     )
 }

@@ -1,0 +1,173 @@
+import Tally
+
+/// How much of a tracking plan a set of events exercised: which planned events were seen and how often,
+/// which of their properties were set, and which enum values were sent.
+///
+/// Compute it from any events, for example those a test run recorded:
+///
+/// ```swift
+/// let coverage = PlanCoverage(plan: plan, events: recordedEvents)
+/// print(coverage.renderTable())                       // a terminal table
+/// let regressions = coverage.regressions(since: baseline)
+/// ```
+///
+/// Events are matched to the plan as ``PlanValidator`` matches them: track and screen events by kind and
+/// name, identify, group and alias events by kind. Events the plan does not have are listed in
+/// ``unplannedEvents``. Properties are counted at the top level of each event; enum values for top-level
+/// properties with an `enum`.
+public struct PlanCoverage: Sendable, Hashable, Codable {
+    /// Coverage of one planned event.
+    public struct EventCoverage: Sendable, Hashable, Codable {
+        /// The planned event's name.
+        public var name: String
+        /// The planned event's kind.
+        public var kind: Event.Kind
+        /// How many events matched it.
+        public var count: Int
+        /// Its planned properties, sorted by name.
+        public var properties: [PropertyCoverage]
+
+        /// Creates an event's coverage.
+        public init(name: String, kind: Event.Kind, count: Int, properties: [PropertyCoverage]) {
+            self.name = name
+            self.kind = kind
+            self.count = count
+            self.properties = properties
+        }
+
+        /// Whether any event matched it.
+        public var isSeen: Bool { count > 0 }
+    }
+
+    /// Coverage of one planned property of one event.
+    public struct PropertyCoverage: Sendable, Hashable, Codable {
+        /// The property's name.
+        public var name: String
+        /// How many matching events carried it.
+        public var count: Int
+        /// The planned `enum` values, when the property has an enum.
+        public var plannedValues: [PropertyValue]?
+        /// The planned values that were sent, in planned order.
+        public var seenValues: [PropertyValue]
+
+        /// Creates a property's coverage.
+        public init(name: String, count: Int, plannedValues: [PropertyValue]?, seenValues: [PropertyValue]) {
+            self.name = name
+            self.count = count
+            self.plannedValues = plannedValues
+            self.seenValues = seenValues
+        }
+
+        /// Whether any matching event carried it.
+        public var isSeen: Bool { count > 0 }
+        /// The planned values never sent.
+        public var unseenValues: [PropertyValue] {
+            (plannedValues ?? []).filter { planned in !seenValues.contains(planned) }
+        }
+    }
+
+    /// An event seen that the plan does not have.
+    public struct UnplannedEvent: Sendable, Hashable, Codable {
+        /// Its name.
+        public var name: String
+        /// Its kind.
+        public var kind: Event.Kind
+        /// How many times it was seen.
+        public var count: Int
+
+        /// Creates an entry.
+        public init(name: String, kind: Event.Kind, count: Int) {
+            self.name = name
+            self.kind = kind
+            self.count = count
+        }
+    }
+
+    /// Seen and planned counts for one measure.
+    public struct Measure: Sendable, Hashable, Codable {
+        /// How many were seen.
+        public var seen: Int
+        /// How many are planned.
+        public var planned: Int
+
+        /// Creates a measure.
+        public init(seen: Int, planned: Int) {
+            self.seen = seen
+            self.planned = planned
+        }
+        /// `seen / planned`, or 1 when nothing is planned.
+        public var ratio: Double { planned == 0 ? 1 : Double(seen) / Double(planned) }
+    }
+
+    /// Every planned event, sorted by kind then name.
+    public var events: [EventCoverage]
+    /// Events seen that the plan does not have, sorted by kind then name.
+    public var unplannedEvents: [UnplannedEvent]
+
+    /// Measures how much of `plan` the `events` exercised.
+    public init(plan: TrackingPlan, events: some Sequence<Event>) {
+        var coverage: [EventCoverage] = plan.events.map { planned in
+            EventCoverage(
+                name: planned.name, kind: planned.kind, count: 0,
+                properties: planned.properties.keys.sorted().map { name in
+                    PropertyCoverage(name: name, count: 0, plannedValues: planned.properties[name]!.enumValues, seenValues: [])
+                })
+        }
+        var unplanned: [String: UnplannedEvent] = [:]
+        for event in events {
+            guard let index = plan.events.firstIndex(where: { $0.kind == event.kind && (!event.kind.matchesByName || $0.name == event.name) })
+            else {
+                unplanned["\(event.kind.rawValue) \(event.name)", default: UnplannedEvent(name: event.name, kind: event.kind, count: 0)].count += 1
+                continue
+            }
+            coverage[index].count += 1
+            for position in coverage[index].properties.indices {
+                let property = coverage[index].properties[position]
+                guard let value = event.properties[property.name] else { continue }
+                coverage[index].properties[position].count += 1
+                if let planned = property.plannedValues,
+                    let match = planned.first(where: { JSONEquality.equal($0, value) }),
+                    !property.seenValues.contains(match)
+                {
+                    let seen = property.seenValues + [match]
+                    coverage[index].properties[position].seenValues = planned.filter { seen.contains($0) }
+                }
+            }
+        }
+        self.events = coverage.sorted(by: Self.order)
+        self.unplannedEvents = unplanned.values.sorted { ($0.kind.order, $0.name) < ($1.kind.order, $1.name) }
+    }
+
+    private static func order(_ a: EventCoverage, _ b: EventCoverage) -> Bool {
+        (a.kind.order, a.name) < (b.kind.order, b.name)
+    }
+
+    // MARK: Totals
+
+    /// Planned events seen.
+    public var eventMeasure: Measure { Measure(seen: events.filter(\.isSeen).count, planned: events.count) }
+
+    /// Planned properties seen, over all events.
+    public var propertyMeasure: Measure {
+        let properties = events.flatMap(\.properties)
+        return Measure(seen: properties.filter(\.isSeen).count, planned: properties.count)
+    }
+
+    /// Planned enum values sent, over all enum properties.
+    public var enumValueMeasure: Measure {
+        let properties = events.flatMap(\.properties)
+        return Measure(
+            seen: properties.reduce(0) { $0 + $1.seenValues.count },
+            planned: properties.reduce(0) { $0 + ($1.plannedValues?.count ?? 0) })
+    }
+
+    /// Planned events seen, per kind that the plan has.
+    public var eventMeasureByKind: [Event.Kind: Measure] {
+        Dictionary(grouping: events, by: \.kind).mapValues { Measure(seen: $0.filter(\.isSeen).count, planned: $0.count) }
+    }
+}
+
+extension Event.Kind {
+    /// The order kinds are listed in: track, screen, identify, group, alias.
+    var order: Int { Self.allCases.firstIndex(of: self)! }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Tally
+import Yams
+
+/// A YAML or JSON text composed into Yams nodes, with locations mapped back to the original text.
+///
+/// JSON is read as YAML (a JSON text is a YAML 1.2 flow document), so one reader serves both and every
+/// node keeps a line and column. Two gaps of libyaml are bridged here: a leading byte order mark is
+/// removed, and JSON's surrogate-pair escapes (`\ud83d\ude00`), which libyaml rejects, are rewritten to
+/// YAML's 8-digit `\U0001f600` escape, with columns shifted back so locations still match the file.
+struct PlanDocument {
+    let file: String
+    let root: Node
+    private let shifts: [Int: [(column: Int, shift: Int)]]
+
+    /// Composes `text`; throws a ``PlanError`` of kind ``PlanError/Kind/syntax`` with the location libyaml
+    /// reported.
+    init(text: String, file: String) throws(PlanError) {
+        self.file = file
+        var text = text
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        do {
+            let node = try Self.compose(text)
+            self.root = node
+            self.shifts = [:]
+        } catch let error as PlanError {
+            // libyaml refuses JSON surrogate escapes; retry with them rewritten, only then.
+            let (rewritten, shifts) = Self.rewriteSurrogateEscapes(text)
+            guard !shifts.isEmpty, let node = try? Self.compose(rewritten) else {
+                throw PlanError(.syntax, diagnostics: error.diagnostics.map { Self.relocate($0, file: file) })
+            }
+            self.root = node
+            self.shifts = shifts
+        } catch {
+            throw PlanError(.syntax, "\(error)", at: SourceLocation(file: file))
+        }
+    }
+
+    /// The location of `node` in the original text.
+    func location(of node: Node) -> SourceLocation {
+        guard let mark = node.mark else { return SourceLocation(file: file) }
+        var column = mark.column
+        for (threshold, shift) in shifts[mark.line] ?? [] where mark.column > threshold { column += shift }
+        return SourceLocation(file: file, line: mark.line, column: column)
+    }
+
+    private static func relocate(_ diagnostic: PlanDiagnostic, file: String) -> PlanDiagnostic {
+        var diagnostic = diagnostic
+        diagnostic.location.file = file
+        return diagnostic
+    }
+
+    /// Composes one document. Errors become `PlanError`s with a placeholder file name.
+    private static func compose(_ text: String) throws -> Node {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw PlanError(.syntax, diagnostics: [diagnostic(for: error, text: text)])
+        }
+        guard let node else {
+            throw PlanError(.syntax, "The file is empty; a plan needs 'version' and 'events'", at: SourceLocation(file: ""))
+        }
+        return node
+    }
+
+    private static func diagnostic(for error: YamlError, text: String) -> PlanDiagnostic {
+        func located(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> PlanDiagnostic {
+            var message = problem.prefix(1).uppercased() + problem.dropFirst()
+            if let context { message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))" }
+            return PlanDiagnostic(.error, message, at: SourceLocation(file: "", line: mark.line, column: mark.column))
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            return located(problem, context, mark)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return PlanDiagnostic(
+                .error, "The mapping starting here repeats the key \(keys); keys must be unique",
+                at: SourceLocation(file: "", line: context.mark.line, column: context.mark.column))
+        case .reader(let problem, let offset, _, _):
+            var location = SourceLocation(file: "")
+            if let offset {
+                let prefix = text.prefix(offset)
+                location.line = prefix.reduce(1) { $1.isNewline ? $0 + 1 : $0 }
+                location.column = prefix.reversed().prefix { !$0.isNewline }.reduce(1) { $0 + $1.unicodeScalars.count }
+            }
+            return PlanDiagnostic(.error, "The text cannot be read: \(problem)", at: location)
+        default:
+            return PlanDiagnostic(.error, "The text cannot be read as YAML or JSON: \(error)", at: SourceLocation(file: ""))
+        }
+    }
+
+    /// Rewrites `\uD8xx\uDCxx` escape pairs inside double-quoted scalars to `\U000XXXXX`, returning, per
+    /// line, the columns (in the rewritten text) after which two columns must be added back; a location
+    /// after several rewrites on its line adds back two for each.
+    static func rewriteSurrogateEscapes(_ text: String) -> (String, [Int: [(column: Int, shift: Int)]]) {
+        let scalars = Array(text.unicodeScalars)
+        var output = String.UnicodeScalarView()
+        var shifts: [Int: [(column: Int, shift: Int)]] = [:]
+        var line = 1
+        var column = 1  // column of the next scalar written, in the rewritten text
+        var inQuotes = false
+        var index = 0
+        func hex4(at start: Int) -> UInt32? {
+            guard start + 4 <= scalars.count else { return nil }
+            return UInt32(String(String.UnicodeScalarView(scalars[start..<start + 4])), radix: 16)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if inQuotes, scalar == "\\", index + 1 < scalars.count {
+                if scalars[index + 1] == "u", let high = hex4(at: index + 2), (0xD800..<0xDC00).contains(high),
+                    index + 7 < scalars.count, scalars[index + 6] == "\\", scalars[index + 7] == "u",
+                    let low = hex4(at: index + 8), (0xDC00..<0xE000).contains(low)
+                {
+                    let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    let hex = String(value, radix: 16)
+                    let escape = "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+                    output.append(contentsOf: escape.unicodeScalars)
+                    column += 10
+                    shifts[line, default: []].append((column: column - 1, shift: 2))
+                    index += 12
+                    continue
+                }
+                output.append(scalar)
+                output.append(scalars[index + 1])
+                column += 2
+                index += 2
+                continue
+            }
+            if scalar == "\"" { inQuotes.toggle() }
+            output.append(scalar)
+            if scalar == "\n" {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += 1
+        }
+        return (String(output), shifts)
+    }
+}

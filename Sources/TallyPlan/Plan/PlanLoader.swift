@@ -1,0 +1,125 @@
+import Foundation
+
+/// Reads plan files, YAML or JSON, and reports every problem with its file, line and column.
+///
+/// Most code calls ``TrackingPlan/init(contentsOf:)``, which throws on the first load that has errors.
+/// `PlanLoader` is for tools that want everything: the plan when it is usable, and every error and
+/// warning either way, as `tally plan lint` prints them.
+///
+/// ```swift
+/// let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
+/// for finding in result.diagnostics { print(finding) }   // plan.yaml:12:7: error: ...
+/// let plan = try result.get()
+/// ```
+public enum PlanLoader {
+    /// Reads the file at `url`.
+    ///
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - displayName: the name locations use; default the URL's relative path, so a path given on the
+    ///     command line prints as given.
+    public static func load(contentsOf url: URL, displayName: String? = nil) -> PlanLoadResult {
+        let file = displayName ?? url.relativePath
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
+                return PlanLoadResult(failure: PlanError(.fileNotFound, "No such file", at: SourceLocation(file: file)))
+            }
+            let reason = isDirectory.boolValue ? "It is a directory, not a file" : "The file cannot be read: \(error.localizedDescription)"
+            return PlanLoadResult(failure: PlanError(.unreadable, reason, at: SourceLocation(file: file)))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return PlanLoadResult(failure: PlanError(.unreadable, "The file is not UTF-8 text", at: SourceLocation(file: file)))
+        }
+        return load(text: text, file: file)
+    }
+
+    /// Reads a plan from text in YAML or JSON.
+    ///
+    /// - Parameters:
+    ///   - text: the file's contents.
+    ///   - file: the name locations use, such as `plan.yaml`.
+    public static func load(text: String, file: String) -> PlanLoadResult {
+        let document: PlanDocument
+        do {
+            document = try PlanDocument(text: text, file: file)
+        } catch {
+            return PlanLoadResult(failure: error)
+        }
+        var reader = PlanReader(document: document)
+        let plan = reader.readPlan()
+        let diagnostics = reader.diagnostics.sorted { $0.location < $1.location }
+        let hasErrors = plan == nil || diagnostics.contains { $0.severity == .error }
+        return PlanLoadResult(plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
+    }
+}
+
+/// What loading a plan file found: the plan when it has no errors, and every finding in file order.
+public struct PlanLoadResult: Sendable, Hashable {
+    /// The plan, or nil when there are errors.
+    public var plan: TrackingPlan?
+    /// Every error and warning, in file order.
+    public var diagnostics: [PlanDiagnostic]
+    /// What kind of failure the errors amount to, or nil when there are none.
+    public var failureKind: PlanError.Kind?
+
+    /// Creates a result.
+    public init(plan: TrackingPlan?, diagnostics: [PlanDiagnostic], failureKind: PlanError.Kind?) {
+        self.plan = plan
+        self.diagnostics = diagnostics
+        self.failureKind = failureKind
+    }
+
+    init(failure: PlanError) {
+        self.init(plan: nil, diagnostics: failure.diagnostics, failureKind: failure.kind)
+    }
+
+    /// The errors among ``diagnostics``.
+    public var errors: [PlanDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    /// The warnings among ``diagnostics``.
+    public var warnings: [PlanDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+
+    /// The plan, or the ``PlanError`` holding every error.
+    public func get() throws(PlanError) -> TrackingPlan {
+        if let plan, failureKind == nil { return plan }
+        throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics)
+    }
+}
+
+extension TrackingPlan {
+    /// Loads a plan from a YAML or JSON file.
+    ///
+    /// Warnings are ignored here; use ``PlanLoader/load(contentsOf:displayName:)`` or `tally plan lint`
+    /// to see them.
+    ///
+    /// ```swift
+    /// let plan = try TrackingPlan(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
+    /// ```
+    ///
+    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    public init(contentsOf url: URL) throws(PlanError) {
+        self = try PlanLoader.load(contentsOf: url).get()
+    }
+
+    /// Loads a plan from YAML or JSON text.
+    ///
+    /// ```swift
+    /// let plan = try TrackingPlan(text: """
+    ///     version: 1
+    ///     events:
+    ///       - name: app_opened
+    ///         description: The app came to the foreground.
+    ///     """)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - text: the plan, YAML or JSON.
+    ///   - file: the name error locations use.
+    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    public init(text: String, file: String = "plan.yaml") throws(PlanError) {
+        self = try PlanLoader.load(text: text, file: file).get()
+    }
+}

@@ -1,0 +1,196 @@
+import Tally
+import Yams
+
+/// Reading values out of Yams nodes, by YAML 1.2's core schema (the JSON-compatible one).
+///
+/// Plain scalars resolve the way JSON would read them: `null`, `~` and nothing are null; `true` and
+/// `false` (any case style YAML allows) are Booleans; decimal integers are integers; decimal numbers
+/// with a fraction or exponent are doubles; everything else, including YAML 1.1's `yes`, `no`, `on` and
+/// `off`, is a string. Quoted and block scalars are always strings.
+extension PlanReader {
+    /// The members of a mapping node with their scalar keys, or nil (with an error) if it is not a
+    /// mapping.
+    mutating func mapping(_ node: Node, _ what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let mapping) = node else {
+            error("\(what) must be a mapping of keys to values, not \(describe(node))", node)
+            return nil
+        }
+        var members: [(key: String, keyNode: Node, value: Node)] = []
+        for (keyNode, value) in mapping {
+            guard case .scalar(let key) = keyNode else {
+                error("Keys in \(what) must be strings, not \(describe(keyNode))", keyNode)
+                continue
+            }
+            members.append((key.string, keyNode, value))
+        }
+        return members
+    }
+
+    /// The text of a scalar that is not null, or nil (with an error).
+    mutating func string(_ node: Node, _ what: String) -> String? {
+        guard case .scalar(let scalar) = node, resolve(scalar) != .null else {
+            error("\(what) must be a string, not \(describe(node))", node)
+            return nil
+        }
+        return scalar.string
+    }
+
+    /// A Boolean scalar, or nil (with an error).
+    mutating func bool(_ node: Node, _ what: String) -> Bool? {
+        guard case .scalar(let scalar) = node, case .bool(let value) = resolve(scalar) else {
+            error("\(what) must be true or false, not \(describe(node))", node)
+            return nil
+        }
+        return value
+    }
+
+    /// A number scalar as a double, or nil (with an error).
+    mutating func number(_ node: Node, _ what: String) -> Double? {
+        guard case .scalar(let scalar) = node, let value = resolve(scalar).doubleValue, value.isFinite else {
+            error("\(what) must be a number, not \(describe(node))", node)
+            return nil
+        }
+        return value
+    }
+
+    /// A non-negative integer scalar (`2` or `2.0`), or nil (with an error).
+    mutating func count(_ node: Node, _ what: String) -> Int? {
+        if case .scalar(let scalar) = node {
+            switch resolve(scalar) {
+            case .int(let value) where value >= 0: return value
+            case .double(let value) where value >= 0 && value.rounded() == value && value < 1e15: return Int(value)
+            default: break
+            }
+        }
+        error("\(what) must be a non-negative integer, not \(describe(node))", node)
+        return nil
+    }
+
+    /// A list of strings, or nil (with an error). A single string is not accepted as a list.
+    mutating func strings(_ node: Node, _ what: String) -> [(String, Node)]? {
+        guard case .sequence(let sequence) = node else {
+            error("\(what) must be a list of strings, not \(describe(node))", node)
+            return nil
+        }
+        var result: [(String, Node)] = []
+        for element in sequence {
+            guard let string = string(element, "Each entry of \(what)") else { continue }
+            result.append((string, element))
+        }
+        return result
+    }
+
+    /// Any node as a JSON value; nil (with an error) for what JSON cannot hold.
+    mutating func value(_ node: Node) -> PropertyValue? {
+        switch node {
+        case .scalar(let scalar):
+            let value = resolve(scalar)
+            if case .double(let double) = value, !double.isFinite {
+                error("\(scalar.string) cannot be represented in JSON", node)
+                return nil
+            }
+            return value
+        case .sequence(let sequence):
+            var elements: [PropertyValue] = []
+            for element in sequence {
+                guard let value = value(element) else { return nil }
+                elements.append(value)
+            }
+            return .array(elements)
+        case .mapping:
+            guard let members = mapping(node, "An object value") else { return nil }
+            var object: [String: PropertyValue] = [:]
+            for member in members {
+                guard let value = value(member.value) else { return nil }
+                object[member.key] = value
+            }
+            return .object(object)
+        case .alias:
+            error("Aliases must be resolved before reading", node)
+            return nil
+        }
+    }
+
+    /// The JSON value of a scalar, by YAML 1.2's core schema.
+    func resolve(_ scalar: Node.Scalar) -> PropertyValue {
+        let text = scalar.string
+        switch Tag.Name(rawValue: scalar.tag.rawValue) {
+        case .str: return .string(text)
+        case .null: return .null
+        case .bool: return Self.bool(text).map(PropertyValue.bool) ?? .string(text)
+        case .int: return Int(text).map(PropertyValue.int) ?? Double(text).map(PropertyValue.double) ?? .string(text)
+        case .float: return Double(text).map(PropertyValue.double) ?? .string(text)
+        default: break
+        }
+        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        default: break
+        }
+        if let bool = Self.bool(text) { return .bool(bool) }
+        if Self.isInteger(text) { return Int(text).map(PropertyValue.int) ?? Double(text).map(PropertyValue.double)! }
+        if Self.isFloat(text) { return .double(Double(text)!) }
+        switch text {
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .double(.nan)
+        default: return .string(text)
+        }
+    }
+
+    private static func bool(_ text: String) -> Bool? {
+        switch text {
+        case "true", "True", "TRUE": return true
+        case "false", "False", "FALSE": return false
+        default: return nil
+        }
+    }
+
+    /// `[-+]?[0-9]+`
+    private static func isInteger(_ text: String) -> Bool {
+        var utf8 = Substring(text).utf8
+        if let first = utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { utf8 = utf8.dropFirst() }
+        return !utf8.isEmpty && utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+    private static func isFloat(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - start
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+        var mantissa = digits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == bytes.count
+    }
+
+    /// A short description of a node for messages: `a list`, `a mapping`, `"zero"`, `12`, `null`.
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let scalar):
+            let value = resolve(scalar)
+            switch value {
+            case .null: return "null"
+            case .string(let string): return string.count > 40 ? "\"\(string.prefix(40))…\"" : "\"\(string)\""
+            case .double(let double) where !double.isFinite: return scalar.string
+            default: return value.jsonString
+            }
+        case .sequence: return "a list"
+        case .mapping: return "a mapping"
+        case .alias: return "an alias"
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Tally
+import Yams
+
+/// Walks a composed plan document and builds a ``TrackingPlan``, collecting every error and warning with
+/// its location instead of stopping at the first.
+struct PlanReader {
+    let document: PlanDocument
+    private(set) var diagnostics: [PlanDiagnostic] = []
+
+    init(document: PlanDocument) {
+        self.document = document
+    }
+
+    mutating func error(_ message: String, _ node: Node) {
+        diagnostics.append(PlanDiagnostic(.error, message, at: document.location(of: node)))
+    }
+
+    mutating func warning(_ message: String, _ node: Node) {
+        diagnostics.append(PlanDiagnostic(.warning, message, at: document.location(of: node)))
+    }
+
+    /// Warns about a key nobody reads, suggesting the closest known one.
+    mutating func unknownKey(_ key: String, _ node: Node, known: [String], what: String, hint: String? = nil) {
+        var message = "Unknown \(what) '\(key)' is ignored"
+        if let hint {
+            message += "; \(hint)"
+        } else if let suggestion = Self.closest(to: key, in: known) {
+            message += "; did you mean '\(suggestion)'?"
+        }
+        warning(message, node)
+    }
+
+    // MARK: The plan
+
+    static let planKeys = ["version", "events", "$schema", "title", "description"]
+    static let eventKeys = [
+        "name", "kind", "description", "owner", "tags", "properties", "required", "additionalProperties",
+        "deprecated", "$comment",
+    ]
+
+    /// Reads the whole plan; nil when the document is not a mapping at all.
+    mutating func readPlan() -> TrackingPlan? {
+        let root = document.root
+        guard let members = mapping(root, "The plan") else { return nil }
+        var version: Int?
+        var events: [PlannedEvent] = []
+        var sawEvents = false
+        for (key, keyNode, value) in members {
+            switch key {
+            case "version":
+                guard let number = count(value, "'version'") else { break }
+                if number != TrackingPlan.currentVersion {
+                    error("Plan version \(number) is not supported; this tally reads version \(TrackingPlan.currentVersion)", value)
+                }
+                version = number
+            case "events":
+                sawEvents = true
+                guard case .sequence(let sequence) = value else {
+                    error("'events' must be a list of events, each starting with '- name:', not \(describe(value))", value)
+                    break
+                }
+                events = sequence.compactMap { readEvent($0) }
+            case "$schema", "title":
+                _ = string(value, "'\(key)'")
+            case "description":
+                _ = string(value, "'description'")
+            default:
+                unknownKey(key, keyNode, known: Self.planKeys, what: "plan key")
+            }
+        }
+        if version == nil, !members.contains(where: { $0.key == "version" }) {
+            error("The plan needs 'version: \(TrackingPlan.currentVersion)'", root)
+        }
+        if !sawEvents { error("The plan needs an 'events' list", root) }
+        checkDuplicates(events)
+        return TrackingPlan(version: version ?? TrackingPlan.currentVersion, events: events)
+    }
+
+    // MARK: Events
+
+    private mutating func readEvent(_ node: Node) -> PlannedEvent? {
+        guard let members = mapping(node, "An event") else { return nil }
+        var event = PlannedEvent(name: "", location: document.location(of: node))
+        var sawName = false
+        var sawDescription = false
+        var propertiesNode: Node?
+        var requiredList: [(String, Node)] = []
+        for (key, keyNode, value) in members {
+            switch key {
+            case "name":
+                sawName = true
+                guard let name = string(value, "'name'") else { break }
+                if name.allSatisfy(\.isWhitespace) { error("An event name must not be empty", value) }
+                event.name = name
+            case "kind":
+                guard let text = string(value, "'kind'") else { break }
+                if let kind = Event.Kind(rawValue: text) {
+                    event.kind = kind
+                } else {
+                    let kinds = Event.Kind.allCases.map(\.rawValue)
+                    let suggestion = Self.closest(to: text, in: kinds).map { "; did you mean '\($0)'?" } ?? ""
+                    error("Unknown kind '\(text)'; expected one of \(kinds.joined(separator: ", "))\(suggestion)", value)
+                }
+            case "description":
+                sawDescription = true
+                event.description = string(value, "'description'") ?? ""
+            case "owner":
+                event.owner = string(value, "'owner'")
+            case "tags":
+                event.tags = strings(value, "'tags'")?.map(\.0) ?? []
+            case "properties":
+                propertiesNode = value
+            case "required":
+                requiredList = strings(value, "'required'") ?? []
+            case "additionalProperties":
+                event.additionalProperties = bool(value, "An event's 'additionalProperties'") ?? false
+            case "deprecated", "$comment":
+                break
+            default:
+                unknownKey(key, keyNode, known: Self.eventKeys, what: "event key")
+            }
+        }
+        if !sawName {
+            error("An event needs a 'name'", node)
+            return nil
+        }
+        if !sawDescription { error("Event '\(event.name)' needs a 'description'", node) }
+        if let propertiesNode {
+            let (properties, requiredByFlag) = readProperties(propertiesNode, path: "/properties")
+            event.properties = properties
+            requiredList += requiredByFlag
+            if event.kind == .alias, !properties.isEmpty {
+                error("Alias events carry no properties; remove 'properties' from '\(event.name)'", propertiesNode)
+            }
+        }
+        event.required = checkRequired(requiredList, declared: event.properties)
+        return event
+    }
+
+    /// Checks a `required` list against the declared properties and returns the sorted, unique names.
+    mutating func checkRequired(_ required: [(String, Node)], declared: [String: PropertySchema]) -> [String] {
+        var names: Set<String> = []
+        for (name, node) in required {
+            if declared[name] == nil {
+                error("Required property '\(name)' is not declared under 'properties'", node)
+            }
+            names.insert(name)
+        }
+        return names.sorted()
+    }
+
+    /// Reports events planned twice: the same kind and name for track and screen events, the same kind for
+    /// identify, group and alias events (their names are ids, so the plan describes each kind once).
+    private mutating func checkDuplicates(_ events: [PlannedEvent]) {
+        var seen: [String: PlannedEvent] = [:]
+        for event in events where !event.name.isEmpty {
+            let key = event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue
+            if let first = seen[key] {
+                let at = first.location.map { " at \($0.line):\($0.column)" } ?? ""
+                let message =
+                    event.kind.matchesByName
+                    ? "Duplicate event: \(event.kind.rawValue) '\(event.name)' is already planned\(at)"
+                    : "A plan describes at most one \(event.kind.rawValue) event; '\(first.name)' is already planned\(at)"
+                diagnostics.append(
+                    PlanDiagnostic(.error, message, at: event.location ?? SourceLocation(file: document.file)))
+            } else {
+                seen[key] = event
+            }
+        }
+    }
+
+    // MARK: Suggestions
+
+    /// The known word closest to `word` by edit distance, if it is close enough to be a likely typo.
+    static func closest(to word: String, in known: [String]) -> String? {
+        let lowered = word.lowercased()
+        var best: (String, Int)?
+        for candidate in known {
+            let distance = editDistance(lowered, candidate.lowercased())
+            if distance <= max(1, min(3, candidate.count / 3)), distance < (best?.1 ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.0
+    }
+
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters each count one, so `minLenght` is one edit from `minLength`.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var table = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+}

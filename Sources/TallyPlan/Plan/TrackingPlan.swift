@@ -1,0 +1,103 @@
+import Foundation
+import Tally
+
+/// A tracking plan: the events an app may send and, for each, the properties it may carry.
+///
+/// Load one from a YAML or JSON file, then validate events against it, generate Swift factories from it,
+/// or lint it:
+///
+/// ```swift
+/// let plan = try TrackingPlan(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
+/// let validator = PlanValidator(plan: plan)
+/// let violations = validator.validate(.menuItemOrdered(itemName: "Pizza"))
+/// ```
+///
+/// The file format is described in <doc:TrackingPlans>.
+public struct TrackingPlan: Sendable, Hashable {
+    /// The plan file format version. Tally reads version 1.
+    public var version: Int
+    /// The planned events, in file order.
+    public var events: [PlannedEvent]
+
+    /// The format version this Tally reads and writes.
+    public static let currentVersion = 1
+
+    /// Creates a plan in code.
+    public init(version: Int = TrackingPlan.currentVersion, events: [PlannedEvent]) {
+        self.version = version
+        self.events = events
+    }
+
+    /// The planned event an event of this kind and name is checked against, if any.
+    ///
+    /// Track and screen events match by kind and name. Identify, group and alias events carry an id as their
+    /// name, so they match the plan's one event of their kind, whatever its name.
+    public func event(named name: String, kind: Event.Kind = .track) -> PlannedEvent? {
+        events.first { $0.kind == kind && (!kind.matchesByName || $0.name == name) }
+    }
+}
+
+/// One event of a ``TrackingPlan``.
+///
+/// ```yaml
+/// - name: menu_item_ordered
+///   description: The user ordered an item from the menu.
+///   owner: ordering
+///   tags: [checkout]
+///   properties:
+///     item_name: { type: string, minLength: 1 }
+///     quantity: { type: integer, minimum: 1 }
+///   required: [item_name]
+/// ```
+public struct PlannedEvent: Sendable, Hashable {
+    /// The event name (for track events), the screen name (screen events), or a label for the schema of
+    /// identify, group and alias events, whose names are ids.
+    public var name: String
+    /// The kind of call. Default `track`.
+    public var kind: Event.Kind
+    /// What the event means, used in generated doc comments.
+    public var description: String
+    /// The team or person who owns the event.
+    public var owner: String?
+    /// Free-form labels.
+    public var tags: [String]
+    /// The schema of each property, by name.
+    public var properties: [String: PropertySchema]
+    /// The properties every event must carry, sorted.
+    public var required: [String]
+    /// Whether properties not in ``properties`` are allowed. Default false: they are
+    /// ``PlanViolation/Kind/unexpectedProperty`` violations.
+    public var additionalProperties: Bool
+    /// Where the event is declared, when it was loaded from a file.
+    public var location: SourceLocation?
+
+    /// Creates a planned event.
+    public init(
+        name: String, kind: Event.Kind = .track, description: String = "", owner: String? = nil,
+        tags: [String] = [], properties: [String: PropertySchema] = [:], required: [String] = [],
+        additionalProperties: Bool = false, location: SourceLocation? = nil
+    ) {
+        self.name = name
+        self.kind = kind
+        self.description = description
+        self.owner = owner
+        self.tags = tags
+        self.properties = properties
+        self.required = required.sorted()
+        self.additionalProperties = additionalProperties
+        self.location = location
+    }
+
+    /// The event's properties as one object schema, the form nested objects use.
+    public var objectSchema: PropertySchema {
+        PropertySchema(
+            types: [.object], properties: properties, required: required,
+            additionalProperties: additionalProperties ? .allowed : .forbidden)
+    }
+}
+
+extension Event.Kind {
+    /// Whether a plan matches events of this kind by name. Identify, group and alias events carry ids as
+    /// names, so the plan describes them by kind alone.
+    package var matchesByName: Bool { self == .track || self == .screen }
+}

@@ -1,0 +1,147 @@
+import IssueReporting
+import Tally
+
+/// A processor that checks every event against a tracking plan, and reports, drops or fails on the ones
+/// that break it.
+///
+/// Add it to the client's processors, usually last so it sees events as destinations will:
+///
+/// ```swift
+/// let reportProblem: @Sendable (Problem) -> Void = { problem in logger.warning("\(problem)") }
+/// let analytics = Analytics(
+///     processors: [
+///         .redact(keys: ["email"]),
+///         .validate(against: plan, mode: .report, reporter: reportProblem),
+///     ],
+///     destinations: [FirebaseDestination(adapter: firebase)],
+///     configuration: .init(onProblem: reportProblem)
+/// )
+/// ```
+///
+/// ## Modes
+/// | mode | the event | each violation |
+/// |---|---|---|
+/// | ``Mode/off`` | delivered, not checked | - |
+/// | ``Mode/report`` | delivered | a `Problem` with code `Problem.Code.planViolation` and outcome `reported`, to the reporter |
+/// | ``Mode/drop`` | dropped; the client counts it under `DropReason.filtered(by: "plan_validation")` | a problem with outcome `dropped`, to the reporter |
+/// | ``Mode/failInTests`` | delivered | an issue through IssueReporting: a test failure under XCTest or Swift Testing, a runtime warning in an app |
+///
+/// ## Wiring problems to the client
+/// A processor has no access to the client's problem handling, so the reporter is passed in. To send
+/// these problems where the client sends its own, give both the same closure, as above; they then
+/// reach `Analytics.Configuration.onProblem` but not `Diagnostics.recentProblems`.
+///
+/// ## Failing in tests
+/// In ``Mode/failInTests`` the issue is reported at the line that created the processor (the
+/// `.validate(against:mode:)` call), because the client runs processors on its own thread, outside the
+/// test's call stack. Swift Testing attributes an issue to the running test through task-local state
+/// that the client's thread does not have, so tests that call ``process(_:)`` directly, or that use
+/// ``PlanValidator`` on recorded events, get the most precise failures.
+public struct PlanValidationProcessor: Processor {
+    /// What to do with an event that breaks the plan.
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Do not check; deliver every event. For switching validation off in production builds.
+        case off
+        /// Deliver the event and report each violation as a `Problem`.
+        case report
+        /// Drop the event (the client counts it) and report each violation as a problem.
+        case drop
+        /// Deliver the event and report an issue through IssueReporting, so tests fail.
+        case failInTests
+    }
+
+    /// What happens to events that break the plan.
+    public let mode: Mode
+    /// The validator used.
+    public let validator: PlanValidator
+    private let reporter: (@Sendable (Problem) -> Void)?
+    private let callSite: CallSite
+
+    /// Creates a processor.
+    ///
+    /// - Parameters:
+    ///   - validator: the compiled plan.
+    ///   - mode: what to do with events that break it.
+    ///   - reporter: receives one problem per violation in ``Mode/report`` and ``Mode/drop``; called on the
+    ///     client's worker thread, so keep it quick.
+    ///   - fileID: where ``Mode/failInTests`` reports its issues; defaults to the caller's location.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        validator: PlanValidator, mode: Mode, reporter: (@Sendable (Problem) -> Void)? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        self.validator = validator
+        self.mode = mode
+        self.reporter = reporter
+        self.callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// `plan_validation`: the name drops are counted under.
+    public var name: String { "plan_validation" }
+
+    /// Validates the envelope's event and applies the ``mode``: returns the envelope, or nil in ``Mode/drop``
+    /// when the event breaks the plan.
+    public func process(_ envelope: Envelope) -> Envelope? {
+        guard mode != .off else { return envelope }
+        let violations = validator.validate(envelope.event)
+        guard !violations.isEmpty else { return envelope }
+        switch mode {
+        case .off:
+            return envelope
+        case .report:
+            for violation in violations { reporter?(Problem(violation, outcome: .reported)) }
+            return envelope
+        case .drop:
+            for violation in violations { reporter?(Problem(violation, outcome: .dropped)) }
+            return nil
+        case .failInTests:
+            let lines = violations.map { "  - \($0.description)" }.joined(separator: "\n")
+            let noun = violations.count == 1 ? "violation" : "violations"
+            reportIssue(
+                "Event breaks the tracking plan (\(violations.count) \(noun)):\n\(lines)",
+                fileID: callSite.fileID, filePath: callSite.filePath, line: callSite.line, column: callSite.column)
+            return envelope
+        }
+    }
+
+    /// Where the processor was created, for issues reported from the client's thread.
+    private struct CallSite: Sendable {
+        let fileID: StaticString
+        let filePath: StaticString
+        let line: UInt
+        let column: UInt
+    }
+}
+
+extension Processor where Self == PlanValidationProcessor {
+    /// Checks every event against `plan`. See ``PlanValidationProcessor`` for the modes.
+    ///
+    /// ```swift
+    /// Analytics(processors: [.validate(against: plan, mode: .drop)], destinations: [...])
+    /// ```
+    public static func validate(
+        against plan: TrackingPlan, mode: PlanValidationProcessor.Mode,
+        reporter: (@Sendable (Problem) -> Void)? = nil, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> PlanValidationProcessor {
+        PlanValidationProcessor(
+            validator: PlanValidator(plan: plan), mode: mode, reporter: reporter, fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+}
+
+extension Problem.Code {
+    /// An event broke the tracking plan. Reported by ``PlanValidationProcessor``.
+    public static let planViolation = Problem.Code("plan_violation")
+}
+
+extension Problem {
+    /// A problem describing a plan violation: the violation's message, event name and path.
+    public init(_ violation: PlanViolation, outcome: Outcome) {
+        self.init(
+            .planViolation, "\(violation.kind.rawValue): \(violation.message)", outcome: outcome,
+            eventName: violation.eventName, path: violation.path.isEmpty ? nil : violation.path)
+    }
+}

@@ -1,0 +1,119 @@
+import Tally
+
+/// One way an event breaks its tracking plan: what rule, where in the event, and the value found.
+///
+/// ```swift
+/// let violations = validator.validate(Event("menu_item_ordered", ["quantity": 0]))
+/// // [missingRequired at /properties/item_name, outOfRange at /properties/quantity (minimum: 1, actual 0)]
+/// ```
+///
+/// ``description`` reads as one line, for example
+/// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`. Values of properties the plan
+/// marks `pii: true` are never printed in it (they are still in ``actual``).
+public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of rule was broken.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The plan has no event of this kind and name.
+        case unknownEvent
+        /// A property listed in `required` is absent.
+        case missingRequired
+        /// The value is not of a `type` the schema accepts.
+        case wrongType
+        /// The value is not one of the schema's `enum` values.
+        case notInEnum
+        /// The value is not the schema's `const` value.
+        case notConst
+        /// A string has no match for the schema's `pattern`.
+        case patternMismatch
+        /// A number breaks `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
+        case outOfRange
+        /// A string breaks `minLength` or `maxLength`, or an array breaks `minItems` or `maxItems`.
+        case length
+        /// A property or member the schema does not declare, where additional properties are not allowed.
+        case unexpectedProperty
+        /// A property marked `pii: true` holds a value other than `null` or the redaction marker.
+        case piiPresent
+        /// A string is not a valid `format` value (date-time, email, uri, uuid).
+        case formatMismatch
+    }
+
+    /// What kind of rule was broken.
+    public var kind: Kind
+    /// The event's name.
+    public var eventName: String
+    /// The event's kind.
+    public var eventKind: Event.Kind
+    /// A JSON pointer to the value in the event, such as `/properties/address/zip`; empty for
+    /// ``Kind/unknownEvent``.
+    public var path: String
+    /// The rule as the plan spells it, such as `maxLength: 20`, `type: [string, null]` or `required`.
+    public var rule: String
+    /// The value found; nil when the property is missing or the whole event is unknown.
+    public var actual: PropertyValue?
+    /// Whether the value is personal data by the plan (`pii: true` on it or a container of it); such
+    /// values are left out of ``message`` and ``description``.
+    public var isPersonalData: Bool
+    /// The event's position when a list of events was validated.
+    public var eventIndex: Int?
+
+    /// Creates a violation.
+    public init(
+        _ kind: Kind, eventName: String, eventKind: Event.Kind = .track, path: String, rule: String,
+        actual: PropertyValue?, isPersonalData: Bool = false, eventIndex: Int? = nil
+    ) {
+        self.kind = kind
+        self.eventName = eventName
+        self.eventKind = eventKind
+        self.path = path
+        self.rule = rule
+        self.actual = actual
+        self.isPersonalData = isPersonalData
+        self.eventIndex = eventIndex
+    }
+
+    /// What is wrong, without the event: `0 breaks minimum: 1`.
+    public var message: String {
+        let value = shownValue
+        switch kind {
+        case .unknownEvent: return "the event is not in the plan" + (rule.isEmpty || rule == "plan" ? "" : " (\(rule))")
+        case .missingRequired: return "required property is missing"
+        case .wrongType: return "\(value) is \(actual.map { Self.article($0.typeName) } ?? "absent"), expected \(rule)"
+        case .notInEnum: return "\(value) is not in \(rule)"
+        case .notConst: return "\(value) is not \(rule)"
+        case .patternMismatch: return "\(value) does not match \(rule)"
+        case .outOfRange: return "\(value) breaks \(rule)"
+        case .length:
+            let size: String
+            switch actual {
+            case .string(let string): size = "\(string.unicodeScalars.count) characters"
+            case .array(let elements): size = "\(elements.count) elements"
+            default: size = "a size"
+            }
+            return "\(value) has \(size), breaking \(rule)"
+        case .unexpectedProperty: return "the plan does not declare this property (\(rule))"
+        case .piiPresent: return "personal data sent unredacted (\(rule)); redact it or leave it out"
+        case .formatMismatch: return "\(value) is not valid for \(rule)"
+        }
+    }
+
+    /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`.
+    public var description: String {
+        let event = "\(eventKind.rawValue) \"\(eventName)\""
+        return path.isEmpty ? "\(event): \(message)" : "\(event) \(path): \(message)"
+    }
+
+    private var shownValue: String {
+        guard let actual else { return "nothing" }
+        if isPersonalData { return "a \(actual.typeName) value (personal data, not shown)" }
+        let json = actual.jsonString
+        return json.count > 80 ? String(json.prefix(77)) + "..." : json
+    }
+
+    private static func article(_ typeName: String) -> String {
+        switch typeName {
+        case "null": return "null"
+        case "integer", "array", "object": return "an \(typeName)"
+        default: return "a \(typeName)"
+        }
+    }
+}

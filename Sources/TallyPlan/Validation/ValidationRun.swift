@@ -1,0 +1,185 @@
+import Tally
+
+/// One event's validation: walks its values against compiled schemas and collects violations.
+///
+/// Paths are passed as non-escaping closures and only called when a violation is found, so a conforming
+/// event builds no strings and allocates nothing. The run does not hold the event (copying it would cost
+/// two retains per event); ``finish(for:index:)`` stamps the event on the violations found.
+struct ValidationRun {
+    let redactionMarker: String
+    private(set) var violations: [PlanViolation] = []
+
+    init(redactionMarker: String) {
+        self.redactionMarker = redactionMarker
+    }
+
+    /// The violations, stamped with the event and sorted by path.
+    mutating func finish(for event: Event, index: Int?) -> [PlanViolation] {
+        guard !violations.isEmpty else { return [] }
+        for position in violations.indices {
+            violations[position].eventName = event.name
+            violations[position].eventKind = event.kind
+            violations[position].eventIndex = index
+        }
+        // Dictionary order is arbitrary; sort so reports are stable.
+        if violations.count > 1 { violations.sort { $0.path < $1.path } }
+        return violations
+    }
+
+    private mutating func report(
+        _ kind: PlanViolation.Kind, _ path: () -> String, _ rule: @autoclosure () -> String, _ actual: PropertyValue?,
+        personal: Bool
+    ) {
+        violations.append(
+            PlanViolation(kind, eventName: "", path: path(), rule: rule(), actual: actual, isPersonalData: personal))
+    }
+
+    /// Checks an object's members: declared ones against their schemas, required ones for presence, others
+    /// by `additionalProperties`.
+    mutating func checkMembers(
+        _ object: [String: PropertyValue], of schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        var requiredSeen = 0
+        for (key, value) in object {
+            if let index = schema.members.index(of: key) {
+                if schema.members.isRequired[index] { requiredSeen += 1 }
+                schema.members.schemas[index]._withUnsafeGuaranteedRef { member in
+                    check(value, member, personal: personal) { path() + "/" + JSONPointer.escape(key) }
+                }
+            } else {
+                switch schema.additional {
+                case .allowed: break
+                case .forbidden:
+                    report(.unexpectedProperty, { path() + "/" + JSONPointer.escape(key) }, "additionalProperties: false", value, personal: personal)
+                case .schema(let additional):
+                    check(value, additional, personal: personal) { path() + "/" + JSONPointer.escape(key) }
+                }
+            }
+        }
+        if requiredSeen < schema.requiredNames.count {
+            for name in schema.requiredNames where object[name] == nil {
+                report(.missingRequired, { path() + "/" + JSONPointer.escape(name) }, "required", nil, personal: personal)
+            }
+        }
+    }
+
+    /// Checks one value against one schema.
+    mutating func check(_ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String) {
+        let rules = schema.rules
+        let personal = personal || rules.contains(.pii)
+        if rules.contains(.pii) {
+            switch value {
+            case .null: return
+            case .string(let string) where string == redactionMarker: return
+            default: report(.piiPresent, path, "pii: true", value, personal: true)
+            }
+        }
+        guard Self.hasType(value, schema.types) else {
+            return report(.wrongType, path, schema.typeRule, value, personal: personal)
+        }
+        if rules.isEmpty { return }
+        if rules.contains(.enumeration), let enumValues = schema.enumValues,
+            !Self.isMember(value, enumValues, strings: schema.enumStrings)
+        {
+            report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
+        }
+        if rules.contains(.constant), let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
+            report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
+        }
+        switch value {
+        case .string(let string):
+            if rules.contains(.string) { checkString(string, value, schema, personal: personal, path: path) }
+        case .int(let int):
+            if rules.contains(.number) { checkNumber(Double(int), value, schema, personal: personal, path: path) }
+        case .double(let double):
+            if rules.contains(.number) { checkNumber(double, value, schema, personal: personal, path: path) }
+        case .array(let elements):
+            if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
+        case .object(let members):
+            if rules.contains(.object) { checkMembers(members, of: schema, personal: personal, path: path) }
+        case .bool, .null:
+            break
+        }
+    }
+
+    private mutating func checkString(
+        _ string: String, _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        // A code point takes one to four UTF-8 bytes, so the byte count bounds the length from both sides
+        // and most strings skip counting.
+        let bytes = string.utf8.count
+        if bytes > schema.maxLength || (bytes + 3) / 4 < schema.minLength {
+            let length = string.unicodeScalars.count
+            if length < schema.minLength {
+                report(.length, path, "minLength: \(schema.minLength)", value, personal: personal)
+            } else if length > schema.maxLength {
+                report(.length, path, "maxLength: \(schema.maxLength)", value, personal: personal)
+            }
+        }
+        if let pattern = schema.pattern, !pattern.hasMatch(in: string) {
+            report(.patternMismatch, path, "pattern: \(pattern.source)", value, personal: personal)
+        }
+        if let format = schema.format, !format.isValid(string) {
+            report(.formatMismatch, path, "format: \(format.rawValue)", value, personal: personal)
+        }
+    }
+
+    private mutating func checkNumber(
+        _ number: Double, _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        if number < schema.minimum {
+            report(.outOfRange, path, "minimum: \(schema.minimum.shortDescription)", value, personal: personal)
+        }
+        if number > schema.maximum {
+            report(.outOfRange, path, "maximum: \(schema.maximum.shortDescription)", value, personal: personal)
+        }
+        if number <= schema.exclusiveMinimum {
+            report(.outOfRange, path, "exclusiveMinimum: \(schema.exclusiveMinimum.shortDescription)", value, personal: personal)
+        }
+        if number >= schema.exclusiveMaximum {
+            report(.outOfRange, path, "exclusiveMaximum: \(schema.exclusiveMaximum.shortDescription)", value, personal: personal)
+        }
+    }
+
+    private mutating func checkArray(
+        _ elements: [PropertyValue], _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        if elements.count < schema.minItems {
+            report(.length, path, "minItems: \(schema.minItems)", value, personal: personal)
+        }
+        if elements.count > schema.maxItems {
+            report(.length, path, "maxItems: \(schema.maxItems)", value, personal: personal)
+        }
+        if let items = schema.items {
+            for (offset, element) in elements.enumerated() {
+                check(element, items, personal: personal) { path() + "/\(offset)" }
+            }
+        }
+    }
+
+    /// JSON Schema's `type`: integers are `.int` or whole finite doubles; numbers are either.
+    @inline(__always)
+    static func hasType(_ value: PropertyValue, _ types: CompiledSchema.TypeMask) -> Bool {
+        if types == .any { return true }
+        switch value {
+        case .string: return types.contains(.string)
+        case .int: return !types.isDisjoint(with: [.integer, .number])
+        case .double(let double):
+            if types.contains(.number) { return true }
+            return types.contains(.integer) && double.isFinite && double.rounded(.towardZero) == double
+        case .bool: return types.contains(.boolean)
+        case .array: return types.contains(.array)
+        case .object: return types.contains(.object)
+        case .null: return types.contains(.null)
+        }
+    }
+
+    @inline(__always)
+    static func isMember(_ value: PropertyValue, _ values: [PropertyValue], strings: [String]?) -> Bool {
+        if let strings {
+            guard case .string(let string) = value else { return false }
+            return strings.contains(string)
+        }
+        return values.contains { JSONEquality.equal(value, $0) }
+    }
+}

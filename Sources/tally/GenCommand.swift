@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import TallyPlan
+
+/// `tally gen --plan PLAN --output FILE`: generates typed event factories from a plan.
+struct GenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gen",
+        abstract: "Generate Swift factories on Event for every event of a tracking plan.",
+        discussion: """
+            Writes one public static factory on Event per planned event: parameters typed from the schema, \
+            Swift enums for string enums, doc comments from descriptions. Event and property names are kept \
+            verbatim, so an event named a=b's is tracked as a=b's. The output is sorted and has no \
+            timestamp: the same plan always gives the same file.
+
+            The TallyPlanGenerator build-tool plugin runs this on every build for a target that has a \
+            tracking-plan.yaml (or .yml or .json), so the code cannot drift from the plan. Without the \
+            plugin, run with --check in CI.
+
+            Examples:
+              tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift
+              tally gen --plan plan.json --output Events.swift --namespace AppEvents
+              tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift --check
+
+            Exit codes:
+              0   written (or, with --check, up to date)
+              1   with --check: the output file is out of date
+              64  bad usage
+              65  the plan is invalid (errors print to standard error)
+              66  the plan file is missing or unreadable
+              73  the output file cannot be written
+            """
+    )
+
+    @Option(help: "The plan file, YAML or JSON.")
+    var plan: String
+
+    @Option(help: "The Swift file to write.")
+    var output: String
+
+    @Option(help: "The enum that holds the generated enum types.")
+    var namespace = "PlannedEvents"
+
+    @Flag(help: "Write nothing; exit with 1 if the output file differs from what would be written.")
+    var check = false
+
+    func validate() throws {
+        guard namespace.first.map({ $0.isLetter || $0 == "_" }) == true,
+            namespace.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") })
+        else {
+            throw ValidationError("--namespace must be a Swift identifier, such as PlannedEvents")
+        }
+    }
+
+    func run() throws {
+        let result = PlanTool.generate(
+            planPath: plan, outputPath: output, namespace: namespace, check: check,
+            style: .forFileDescriptor(STDERR_FILENO))
+        result.write()
+        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+    }
+}

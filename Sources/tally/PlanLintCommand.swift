@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import TallyPlan
+
+/// `tally plan lint PLAN`: checks a plan file and prints every finding with its location.
+struct PlanLintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lint",
+        abstract: "Check a tracking plan file and print every error and warning with its file, line and column.",
+        discussion: """
+            Findings print as compilers print them, so editors and CI link to the line:
+              plan.yaml:12:7: error: 'minimum' must be a number, not "zero"
+              plan.yaml:20:9: warning: Unknown keyword 'minLenght' is ignored
+
+            Errors make the plan unusable (a bad keyword value, an unknown type or kind, a duplicate event, an \
+            invalid regular expression). Warnings flag what is probably a mistake (an unknown keyword, a rule \
+            that cannot apply to the declared type).
+
+            Colour is used only when standard output is a terminal and NO_COLOR is not set.
+
+            Examples:
+              tally plan lint tracking-plan.yaml
+              tally plan lint --warnings-as-errors tracking-plan.json
+
+            Exit codes:
+              0   no errors (warnings allowed unless --warnings-as-errors)
+              1   the plan has errors (or warnings, with --warnings-as-errors)
+              64  bad usage
+              65  the file is not a YAML or JSON document
+              66  the file is missing or unreadable
+            """
+    )
+
+    @Argument(help: "The plan file, YAML or JSON.")
+    var plan: String
+
+    @Flag(help: "Exit with 1 when there are warnings, too.")
+    var warningsAsErrors = false
+
+    func run() throws {
+        let output = PlanTool.lint(
+            path: plan, warningsAsErrors: warningsAsErrors, style: .forFileDescriptor(STDOUT_FILENO))
+        output.write()
+        if output.exitCode != 0 { throw ExitCode(output.exitCode) }
+    }
+}
+
+extension ToolOutput {
+    /// Writes the captured output to this process's standard output and error.
+    func write() {
+        if !standardOutput.isEmpty { FileHandle.standardOutput.write(Data(standardOutput.utf8)) }
+        if !standardError.isEmpty { FileHandle.standardError.write(Data(standardError.utf8)) }
+    }
+}

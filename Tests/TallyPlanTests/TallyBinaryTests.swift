@@ -1,0 +1,142 @@
+import Foundation
+import TallyPlan
+import Testing
+
+/// Finds the built `tally` executable next to the test bundle, or in `.build/debug`.
+enum TallyBinary {
+    static let url: URL? = {
+        var candidates: [URL] = []
+        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let executable = Bundle.main.executableURL {
+            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally"))
+        }
+        // On macOS the test bundle is a directory inside the products directory.
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally"))
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/tally"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    struct Result {
+        var standardOutput: String
+        var standardError: String
+        var exitCode: Int32
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let binary: URL = try #require(url)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            standardOutput: String(decoding: outputData, as: UTF8.self),
+            standardError: String(decoding: errorData, as: UTF8.self), exitCode: process.terminationStatus)
+    }
+}
+
+@Suite(
+    "Command line, the built binary",
+    .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
+)
+struct TallyBinaryTests {
+    @Test func helpListsThePlanCommands() throws {
+        let result = try TallyBinary.run(["--help"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("gen"))
+        #expect(result.standardOutput.contains("plan"))
+    }
+
+    @Test(arguments: [["plan", "--help"], ["plan", "lint", "--help"], ["gen", "--help"]])
+    func everySubcommandHasExamples(_ arguments: [String]) throws {
+        let result = try TallyBinary.run(arguments)
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("Examples:"))
+    }
+
+    @Test(arguments: [["plan", "lint", "--help"], ["gen", "--help"]])
+    func exitCodesAreDocumented(_ arguments: [String]) throws {
+        let result = try TallyBinary.run(arguments)
+        #expect(result.standardOutput.contains("Exit codes:"))
+        #expect(result.standardOutput.contains("66"))
+    }
+
+    @Test func lintOfTheFixturePlan() throws {
+        let path = Fixtures.fixturePlanURL.path
+        let result = try TallyBinary.run(["plan", "lint", path])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "\(path): OK, 9 events\n")
+    }
+
+    @Test func lintExitCodes() throws {
+        let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
+        let result = try TallyBinary.run(["plan", "lint", invalid.path])
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.contains("\(invalid.path):4:11: error: Unknown kind 'trak'"))
+        #expect(try TallyBinary.run(["plan", "lint", "/nonexistent/plan.yaml"]).exitCode == 66)
+        let syntax = try Fixtures.write("{ not json", name: "plan.json")
+        #expect(try TallyBinary.run(["plan", "lint", syntax.path]).exitCode == 65)
+        #expect(try TallyBinary.run(["plan", "lint"]).exitCode == 64)
+    }
+
+    @Test func noColourWhenNotATerminal() throws {
+        let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
+        let result = try TallyBinary.run(["plan", "lint", invalid.path])
+        #expect(!result.standardOutput.contains("\u{1B}["))
+    }
+
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
+    func colourOnATerminalUnlessNO_COLOR() throws {
+        let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
+        let binary = try #require(TallyBinary.url).path
+        func underTerminal(_ environment: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "'\(binary)' plan lint '\(invalid.path)'", "/dev/null"]
+            var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            if environment["NO_COLOR"] == nil { merged.removeValue(forKey: "NO_COLOR") }
+            merged["TERM"] = "xterm"
+            process.environment = merged
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(try underTerminal([:]).contains("\u{1B}[1;31merror:"))
+        #expect(!(try underTerminal(["NO_COLOR": "1"]).contains("\u{1B}[")))
+    }
+
+    @Test func genWritesWhatTheFixtureHolds() throws {
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent("Events.swift")
+        let result = try TallyBinary.run(["gen", "--plan", Fixtures.fixturePlanURL.path, "--output", output.path])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "Wrote 9 event factories to \(output.path)\n")
+        let committed = try String(contentsOf: CodeGenTests.generatedFile, encoding: .utf8)
+        #expect(try String(contentsOf: output, encoding: .utf8) == committed)
+        let check = try TallyBinary.run(["gen", "--plan", Fixtures.fixturePlanURL.path, "--output", output.path, "--check"])
+        #expect(check.exitCode == 0)
+    }
+
+    @Test func genExitCodes() throws {
+        let out = try Fixtures.temporaryDirectory().appendingPathComponent("E.swift").path
+        #expect(try TallyBinary.run(["gen", "--plan", "/nonexistent.yaml", "--output", out]).exitCode == 66)
+        let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
+        let result = try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out])
+        #expect(result.exitCode == 65)
+        #expect(result.standardError.contains("error: Unknown kind 'trak'"))
+        #expect(try TallyBinary.run(["gen", "--plan", invalid.path]).exitCode == 64)
+        #expect(
+            try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode == 64)
+    }
+}
