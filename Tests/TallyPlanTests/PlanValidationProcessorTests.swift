@@ -60,11 +60,11 @@ struct PlanValidationProcessorTests {
         #expect(problems.all.first?.code.rawValue == "plan_violation")
     }
 
-    @Test func reportThroughARealClientReachesOnProblem() async {
+    @Test func reportThroughARealClientReachesOnProblemAndTheDiagnostics() async {
         let problems = Collected<Problem>()
         let memory = InMemoryDestination()
         let analytics = Analytics(
-            processors: [.validate(against: Self.plan, mode: .report, reporter: problems.append)],
+            processors: [.validate(against: Self.plan, mode: .report)],
             destinations: [memory],
             configuration: .init(onProblem: problems.append))
         analytics.track(Self.bad)
@@ -72,6 +72,7 @@ struct PlanValidationProcessorTests {
         await analytics.flush()
         #expect(memory.count == 2)
         #expect(problems.all.map(\.path) == ["/properties/coupon", "/properties/total"])
+        #expect(analytics.diagnostics.recentProblems.map(\.path) == ["/properties/coupon", "/properties/total"])
         #expect(analytics.diagnostics.totalDropped == 0)
         await analytics.shutdown()
     }

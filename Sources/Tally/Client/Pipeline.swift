@@ -15,7 +15,7 @@ enum QueueItem {
 /// `@unchecked Sendable`: the state below `monitor` is only touched with `monitor` held; the worker-only
 /// state (`processors`, `lanes`, `limits`) is written in `init` and then only read by the worker thread.
 final class Pipeline: @unchecked Sendable {
-    private let processors: [any Processor]
+    private let processors: [(processor: any Processor, context: ProcessingContext)]
     private let lanes: [DestinationLane]
     private let limits: InputLimits
     private let now: @Sendable () -> Date
@@ -42,12 +42,15 @@ final class Pipeline: @unchecked Sendable {
     private var callerDrops: [DropReason: Int] = [:]
 
     init(processors: [any Processor], destinations: [any Destination], configuration: Analytics.Configuration) {
-        self.processors = processors
+        let center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
+        self.center = center
+        self.processors = processors.map { processor in
+            (processor, ProcessingContext(processor: processor.name) { center.report($0) })
+        }
         self.limits = configuration.inputLimits
         self.now = configuration.now
         self.identityStore = configuration.identityStore
         self.buffering = configuration.buffering
-        self.center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
         self.consent = ConsentCutoff()
         var generator = SystemRandomNumberGenerator()
         self.prefix = generator.next()
@@ -283,8 +286,8 @@ final class Pipeline: @unchecked Sendable {
             return nil
         }
         if !problems.isEmpty { envelope.event = event }
-        for processor in processors {
-            guard let next = processor.process(envelope) else {
+        for (processor, context) in processors {
+            guard let next = processor.process(envelope, context: context) else {
                 drops[.filtered(by: processor.name), default: 0] += 1
                 return nil
             }

@@ -24,8 +24,33 @@ public protocol Processor: Sendable {
     ///
     /// Dropped events are counted under ``DropReason/filtered(by:)`` with this processor's ``name``.
     func process(_ envelope: Envelope) -> Envelope?
+
+    /// The form the client calls: like ``process(_:)``, with a context to report problems to the client's
+    /// diagnostics. The default calls ``process(_:)``; implement this one when the processor has problems to
+    /// report, such as rules an event breaks.
+    func process(_ envelope: Envelope, context: ProcessingContext) -> Envelope?
 }
 
 extension Processor {
     public var name: String { String(describing: Self.self) }
+
+    public func process(_ envelope: Envelope, context: ProcessingContext) -> Envelope? { process(envelope) }
+}
+
+/// What a processor can use while the client runs it.
+public struct ProcessingContext: Sendable {
+    /// The processor's name.
+    public let processor: String
+    private let reporter: @Sendable (Problem) -> Void
+
+    /// Creates a context that hands problems to `report`. The client makes these; tests of a processor may
+    /// make their own.
+    public init(processor: String, report: @escaping @Sendable (Problem) -> Void) {
+        self.processor = processor
+        self.reporter = report
+    }
+
+    /// Reports a problem with the event being processed: it reaches ``Analytics/Configuration/onProblem``
+    /// and ``Diagnostics/recentProblems``.
+    public func report(_ problem: Problem) { reporter(problem) }
 }

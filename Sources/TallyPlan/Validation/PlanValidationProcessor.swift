@@ -7,14 +7,10 @@ import Tally
 /// Add it to the client's processors, usually last so it sees events as destinations will:
 ///
 /// ```swift
-/// let reportProblem: @Sendable (Problem) -> Void = { problem in logger.warning("\(problem)") }
 /// let analytics = Analytics(
-///     processors: [
-///         .redact(keys: ["email"]),
-///         .validate(against: plan, mode: .report, reporter: reportProblem),
-///     ],
+///     processors: [.redact(keys: ["email"]), .validate(against: plan, mode: .report)],
 ///     destinations: [FirebaseDestination(adapter: firebase)],
-///     configuration: .init(onProblem: reportProblem)
+///     configuration: .init(onProblem: { problem in logger.warning("\(problem)") })
 /// )
 /// ```
 ///
@@ -22,14 +18,14 @@ import Tally
 /// | mode | the event | each violation |
 /// |---|---|---|
 /// | ``Mode/off`` | delivered, not checked | - |
-/// | ``Mode/report`` | delivered | a `Problem` with code `Problem.Code.planViolation` and outcome `reported`, to the reporter |
-/// | ``Mode/drop`` | dropped; the client counts it under `DropReason.filtered(by: "plan_validation")` | a problem with outcome `dropped`, to the reporter |
+/// | ``Mode/report`` | delivered | a `Problem` with code `Problem.Code.planViolation` and outcome `reported` |
+/// | ``Mode/drop`` | dropped; the client counts it under `DropReason.filtered(by: "plan_validation")` | a problem with outcome `dropped` |
 /// | ``Mode/failInTests`` | delivered | an issue through IssueReporting: a test failure under XCTest or Swift Testing, a runtime warning in an app |
 ///
-/// ## Wiring problems to the client
-/// A processor has no access to the client's problem handling, so the reporter is passed in. To send
-/// these problems where the client sends its own, give both the same closure, as above; they then
-/// reach `Analytics.Configuration.onProblem` but not `Diagnostics.recentProblems`.
+/// ## Where problems go
+/// Run by a client, the processor reports through the client's `ProcessingContext`: problems reach
+/// `Analytics.Configuration.onProblem` and `Diagnostics.recentProblems` like the client's own. An optional
+/// `reporter` gets them too, and is the only destination when ``process(_:)`` is called directly.
 ///
 /// ## Failing in tests
 /// In ``Mode/failInTests`` the issue is reported at the line that created the processor (the
@@ -62,8 +58,8 @@ public struct PlanValidationProcessor: Processor {
     /// - Parameters:
     ///   - validator: the compiled plan.
     ///   - mode: what to do with events that break it.
-    ///   - reporter: receives one problem per violation in ``Mode/report`` and ``Mode/drop``; called on the
-    ///     client's worker thread, so keep it quick.
+    ///   - reporter: also receives one problem per violation in ``Mode/report`` and ``Mode/drop``; called on
+    ///     the client's worker thread, so keep it quick.
     ///   - fileID: where ``Mode/failInTests`` reports its issues; defaults to the caller's location.
     ///   - filePath: see `fileID`.
     ///   - line: see `fileID`.
@@ -84,6 +80,17 @@ public struct PlanValidationProcessor: Processor {
     /// Validates the envelope's event and applies the ``mode``: returns the envelope, or nil in ``Mode/drop``
     /// when the event breaks the plan.
     public func process(_ envelope: Envelope) -> Envelope? {
+        process(envelope, report: { problem in reporter?(problem) })
+    }
+
+    public func process(_ envelope: Envelope, context: ProcessingContext) -> Envelope? {
+        process(envelope) { problem in
+            context.report(problem)
+            reporter?(problem)
+        }
+    }
+
+    private func process(_ envelope: Envelope, report: (Problem) -> Void) -> Envelope? {
         guard mode != .off else { return envelope }
         let violations = validator.validate(envelope.event)
         guard !violations.isEmpty else { return envelope }
@@ -91,10 +98,10 @@ public struct PlanValidationProcessor: Processor {
         case .off:
             return envelope
         case .report:
-            for violation in violations { reporter?(Problem(violation, outcome: .reported)) }
+            for violation in violations { report(Problem(violation, outcome: .reported)) }
             return envelope
         case .drop:
-            for violation in violations { reporter?(Problem(violation, outcome: .dropped)) }
+            for violation in violations { report(Problem(violation, outcome: .dropped)) }
             return nil
         case .failInTests:
             let lines = violations.map { "  - \($0.description)" }.joined(separator: "\n")
@@ -106,7 +113,6 @@ public struct PlanValidationProcessor: Processor {
         }
     }
 
-    /// Where the processor was created, for issues reported from the client's thread.
     private struct CallSite: Sendable {
         let fileID: StaticString
         let filePath: StaticString
