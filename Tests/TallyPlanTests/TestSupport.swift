@@ -43,12 +43,20 @@ enum Fixtures {
                 """)
     }
 
-    /// A fresh temporary directory, removed by the caller if it likes.
+    /// A fresh temporary directory inside this test run's own folder, which is removed when the test
+    /// process exits.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("TallyPlanTests-\(UUID().uuidString)")
+        let url = runFolder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// The folder every temporary directory of this process lives in; only it is removed at exit.
+    static let runFolder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("TallyPlanTests-\(UUID().uuidString)")
+        atexit { try? FileManager.default.removeItem(at: Fixtures.runFolder) }
+        return url
+    }()
 
     /// Writes `text` to a new temporary file and returns its path.
     static func write(_ text: String, name: String = "plan.yaml") throws -> URL {

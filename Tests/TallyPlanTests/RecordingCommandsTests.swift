@@ -1,0 +1,189 @@
+import Foundation
+import Tally
+import Testing
+
+@testable import TallyPlan
+
+/// `tally check` and `tally coverage`, in process.
+struct RecordingCommandsTests {
+    static let plan = """
+        version: 1
+        events:
+          - name: login_tapped
+            description: The user tapped Log in.
+            properties:
+              action: { type: string, enum: [tap, swipe] }
+            required: [action]
+          - name: Login
+            kind: screen
+            description: The login screen appeared.
+          - name: sign_up_tapped
+            description: The user tapped Sign up.
+        """
+
+    static func recording(_ events: [Event]) -> String {
+        events.map { event in
+            String(
+                decoding: Record(
+                    envelope: Envelope(
+                        event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0),
+                        anonymousId: "a")
+                ).line, as: UTF8.self)
+        }.joined()
+    }
+
+    /// A plan and a folder holding one recording of `events`.
+    static func setUp(_ events: [Event]) throws -> (plan: String, folder: String) {
+        let folder = try Fixtures.temporaryDirectory()
+        let plan = folder.appendingPathComponent("plan.yaml")
+        try Data(Self.plan.utf8).write(to: plan)
+        let recordings = folder.appendingPathComponent("recordings")
+        try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+        try Data(recording(events).utf8).write(to: recordings.appendingPathComponent("app.jsonl"))
+        return (plan.path, recordings.path)
+    }
+
+    static let everything: [Event] = [
+        .screen("Login"), Event("login_tapped", ["action": "tap"]), Event("sign_up_tapped"),
+    ]
+
+    @Test func checkPassesWhenEveryEventConforms() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 0)
+        #expect(output.standardOutput == "Checked 3 events from 1 recording: every event conforms\n")
+    }
+
+    @Test func checkGroupsViolationsByEventWithCounts() throws {
+        let (plan, folder) = try Self.setUp([
+            Event("login_tapped", ["action": "pinch"]), Event("login_tapped", ["action": "pinch"]),
+            Event("login_tapped", ["action": "tap"]), Event("unplanned"),
+        ])
+        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                track "login_tapped": 2 of 3 events break the plan
+                  ×2 track "login_tapped" /properties/action: "pinch" is not in enum: ["tap","swipe"]
+                track "unplanned": 1 of 1 event breaks the plan
+                  ×1 track "unplanned": the event is not in the plan
+                Checked 4 events from 1 recording: 3 violations in 3 events
+
+                """)
+    }
+
+    @Test func checkWritesJSONForMachines() throws {
+        let (plan, folder) = try Self.setUp([Event("login_tapped", [:])])
+        let output = PlanTool.check(planPath: plan, recordings: [folder], json: true)
+        #expect(output.exitCode == 1)
+        let report = try PropertyValue(json: output.standardOutput)
+        #expect(report.objectValue?["violations"] == 1)
+        let first = report.objectValue?["events"]?.arrayValue?.first?.objectValue
+        #expect(first?["name"] == "login_tapped")
+        #expect(first?["violations"]?.arrayValue?.first?.objectValue?["kind"] == "missingRequired")
+    }
+
+    @Test func checkNamesTheBadRecordingLine() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        let bad = URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl")
+        try Data("{\"tally_record\":1,\"kind\":\"track\",\"name\":\"x\"}\n{oops\n".utf8).write(to: bad)
+        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 65)
+        #expect(output.standardError.hasPrefix("\(bad.path):2: error: Not valid JSON"))
+    }
+
+    @Test func checkExitCodesForMissingFiles() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        #expect(PlanTool.check(planPath: plan, recordings: [folder + "/nope.jsonl"]).exitCode == 66)
+        #expect(PlanTool.check(planPath: folder + "/nope.yaml", recordings: [folder]).exitCode == 66)
+    }
+
+    @Test func coverageReportsAndPassesTheBar() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        let output = PlanTool.coverage(planPath: plan, recordings: [folder], minimum: 100)
+        #expect(output.exitCode == 0)
+        #expect(output.standardOutput.contains("login_tapped"))
+        #expect(output.standardError.contains("Read 3 events from 1 recording. Plan coverage: 3/3 events (100.0%)"))
+    }
+
+    @Test func coverageUnderTheBarFailsAndNamesTheUnseenEvents() throws {
+        let (plan, folder) = try Self.setUp([.screen("Login")])
+        let output = PlanTool.coverage(planPath: plan, recordings: [folder], minimum: 90)
+        #expect(output.exitCode == 1)
+        #expect(output.standardError.contains("error: event coverage 33.3% is under the bar of 90.0%; unseen: login_tapped, sign_up_tapped"))
+    }
+
+    @Test func aRemovedEventIsARegressionAgainstTheBaseline() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json").path
+        let written = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
+        #expect(written.exitCode == 0)
+        #expect(written.standardError.contains("Wrote the baseline to \(baseline)."))
+        #expect(PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline).exitCode == 0)
+
+        // Someone deletes the sign-up call: the next run no longer records it.
+        try Data(Self.recording([.screen("Login"), Event("login_tapped", ["action": "tap"])]).utf8)
+            .write(to: URL(fileURLWithPath: folder).appendingPathComponent("app.jsonl"))
+        let output = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline)
+        #expect(output.exitCode == 1)
+        #expect(output.standardError.contains(#"regression: track "sign_up_tapped" is no longer seen"#))
+        #expect(output.standardError.contains("error: 1 regression since the baseline"))
+    }
+
+    @Test func coverageWritesEveryFormat() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        for format in PlanTool.CoverageFormat.allCases {
+            let report = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("report.\(format)")
+            let output = PlanTool.coverage(planPath: plan, recordings: [folder], format: format, outputPath: report.path)
+            #expect(output.exitCode == 0)
+            #expect(output.standardOutput.isEmpty)
+            let text = try String(contentsOf: report, encoding: .utf8)
+            switch format {
+            case .table: #expect(text.contains("sign_up_tapped"))
+            case .json: #expect((try? PropertyValue(json: text)) != nil)
+            case .markdown: #expect(text.contains("|"))
+            case .junit: #expect(text.hasPrefix("<?xml"))
+            }
+        }
+    }
+
+    @Test func aMissingOrInvalidBaselineIsAClearError() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        let missing = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: folder + "/none.json")
+        #expect(missing.exitCode == 66)
+        #expect(missing.standardError.contains("the baseline is missing; create it with --write-baseline"))
+        let invalid = URL(fileURLWithPath: folder).appendingPathComponent("bad-baseline.json")
+        try Data("[]".utf8).write(to: invalid)
+        #expect(PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: invalid.path).exitCode == 65)
+    }
+}
+
+@Suite(
+    "check and coverage, the built binary",
+    .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
+)
+struct RecordingCommandsBinaryTests {
+    @Test(arguments: [["check", "--help"], ["coverage", "--help"], ["demo", "--help"], ["--help"]])
+    func helpHasExamplesAndExitCodes(_ arguments: [String]) throws {
+        let result = try TallyBinary.run(arguments)
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("Examples:"))
+        if arguments.first != "demo" { #expect(result.standardOutput.contains("Exit codes:")) }
+    }
+
+    @Test func checkAndCoverageExitCodes() throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp([Event("login_tapped", ["action": "pinch"])])
+        #expect(try TallyBinary.run(["check", "--plan", plan, folder]).exitCode == 1)
+        #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "50"]).exitCode == 1)
+        #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "101"]).exitCode == 64)
+        #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--write-baseline"]).exitCode == 64)
+        #expect(try TallyBinary.run(["check", "--plan", plan]).exitCode == 64)
+    }
+
+    @Test func theDemoRunsAndShowsEveryDestination() throws {
+        let result = try TallyBinary.run(["demo", "--quiet"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput.contains("memory (4 events):"))
+        #expect(result.standardOutput.contains(#"logEvent("login_tapped""#))
+    }
+}
