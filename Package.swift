@@ -30,6 +30,7 @@ let package = Package(
             name: "TallyTesting",
             dependencies: [
                 "Tally",
+                "TallyPlan",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
             ]
@@ -85,6 +86,7 @@ let package = Package(
             dependencies: [
                 "Tally",
                 "TallyTesting",
+                "TallyPlan",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

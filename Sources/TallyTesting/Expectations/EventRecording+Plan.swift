@@ -1,0 +1,51 @@
+import IssueReporting
+import Tally
+import TallyPlan
+
+extension EventRecording {
+    /// Expects every recorded event to conform to a tracking plan: a planned event, with the planned
+    /// properties, types and values.
+    ///
+    /// ```swift
+    /// let plan = try TrackingPlan(contentsOf: planURL)
+    /// model.checkout()
+    /// spy.expectConforms(to: plan)
+    /// ```
+    ///
+    /// On failure one issue lists every violation with its event, JSON-pointer path and rule.
+    @discardableResult
+    public func expectConforms(
+        to plan: TrackingPlan, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) -> Bool {
+        expectConforms(to: PlanValidator(plan: plan), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Expects every recorded event to pass `validator`. Build the validator once when many tests share a
+    /// plan.
+    @discardableResult
+    public func expectConforms(
+        to validator: PlanValidator, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) -> Bool {
+        refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
+        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
+        var lines: [String] = []
+        var count = 0
+        for entry in entries {
+            let violations = validator.validate(entry.envelope.event)
+            guard !violations.isEmpty else { continue }
+            count += violations.count
+            lines.append("  [\(entry.index)] \(entry.envelope.event)")
+            lines += violations.map { "      \($0.kind.rawValue) at \($0.path.isEmpty ? "the event" : $0.path): \($0.message)" }
+        }
+        guard count == 0 else {
+            reportIssue(
+                "Expected every event to conform to the tracking plan, but \(count) \(count == 1 ? "violation was" : "violations were") found:\n"
+                    + lines.joined(separator: "\n"),
+                fileID: fileID, filePath: filePath, line: line, column: column)
+            return false
+        }
+        return true
+    }
+}
