@@ -221,7 +221,7 @@ final class Pipeline: @unchecked Sendable {
 
     private func run() {
         var batch: [QueueItem] = []
-        batch.reserveCapacity(pending.capacity)
+        batch.reserveCapacity(min(buffering.capacity, 1024))
         var laneBatches = [[QueueItem]](repeating: [], count: lanes.count)
         while true {
             monitor.lock()
