@@ -118,7 +118,7 @@ extension CallRecorder {
 
         Call: \(call)
 
-        Stub it before the code under test calls it:
+        Stub it on the spy's recorder before the code under test calls it:
           calls.stub("\(call.method)", returning: <\(returnType)>)
         or answer from the arguments with calls.stub("\(call.method)") { call in ... }.
         To return the default named in \(recordName) without an issue, create the recorder as \

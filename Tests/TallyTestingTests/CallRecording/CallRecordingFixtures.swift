@@ -6,6 +6,9 @@ import Testing
 /// Spies written the way the toolkit's users write them, on protocols from the seed articles. Namespaced so
 /// they never collide with other test files of this target.
 enum CallRecordingFixtures {
+    /// This file, where the spies below report issues about their calls.
+    static let filePath = "\(#filePath)"
+
     // Seed 003: the one-to-one interface over HippoAnalyticsClient.
     protocol HippoAnalyticsClientInterface {
         func logEvent(named name: String, properties: [String: Any]?)
@@ -80,6 +83,7 @@ enum CallRecordingFixtures {
             CallRecorder.current.record(arguments: id)
         }
 
+        static let isFormCachedLine = #line + 2
         static func isFormCached(_ id: String) -> Bool {
             CallRecorder.current.record(default: false, arguments: id)
         }
