@@ -64,30 +64,37 @@ extension CallRecorder {
 // MARK: - Literals
 
 extension CallRecorder.Argument: ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+    /// A string argument: `"test"`.
     public init(stringLiteral value: String) { self = .value(.string(value)) }
 }
 
 extension CallRecorder.Argument: ExpressibleByIntegerLiteral {
+    /// An integer argument: `42`.
     public init(integerLiteral value: Int) { self = .value(.int(value)) }
 }
 
 extension CallRecorder.Argument: ExpressibleByFloatLiteral {
+    /// A floating-point argument: `9.5`.
     public init(floatLiteral value: Double) { self = .value(.double(value)) }
 }
 
 extension CallRecorder.Argument: ExpressibleByBooleanLiteral {
+    /// A Boolean argument: `true`.
     public init(booleanLiteral value: Bool) { self = .value(.bool(value)) }
 }
 
 extension CallRecorder.Argument: ExpressibleByNilLiteral {
+    /// A `nil` argument, whatever its optional type was.
     public init(nilLiteral: ()) { self = .value(.null) }
 }
 
 extension CallRecorder.Argument: ExpressibleByArrayLiteral {
+    /// An array argument: `["a", "b"]`.
     public init(arrayLiteral elements: PropertyValue...) { self = .value(.array(elements)) }
 }
 
 extension CallRecorder.Argument: ExpressibleByDictionaryLiteral {
+    /// A dictionary argument: `["key": "value"]`. A repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, PropertyValue)...) {
         self = .value(.object(Dictionary(elements, uniquingKeysWith: { _, last in last })))
     }

@@ -28,7 +28,7 @@
 extension CallRecorder {
     @TaskLocal static var installed: CallRecorder?
 
-    /// The recorder installed by the innermost ``withCurrent(_:operation:)-(_,()->R)`` around this code.
+    /// The recorder installed by the innermost ``withCurrent(_:operation:)`` around this code.
     ///
     /// Outside any `withCurrent`, this is a stand-in that keeps nothing: each call recorded into it reports
     /// an issue naming the static method, and a method that returns gets its default.
@@ -36,7 +36,7 @@ extension CallRecorder {
         installed ?? CallRecorder(standIn: ())
     }
 
-    /// Whether a recorder is installed for this code by ``withCurrent(_:operation:)-(_,()->R)``.
+    /// Whether a recorder is installed for this code by ``withCurrent(_:operation:)``.
     public static var hasCurrent: Bool { installed != nil }
 
     /// Runs `operation` with `recorder` as ``current``, for it and everything it calls.

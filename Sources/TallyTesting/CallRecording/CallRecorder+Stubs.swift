@@ -78,7 +78,10 @@ extension CallRecorder {
     ///   - returning: The return type, when the context does not say it.
     ///   - fallback: What to return when no stub answers; evaluated only then.
     ///   - arguments: The call's arguments, in order, as for ``record(_:arguments:fileID:filePath:line:column:)``.
-    ///   - fileID: Where an issue about this call is reported; the spy's line by default.
+    ///   - fileID: The file ID where an issue about this call is reported; the spy's by default.
+    ///   - filePath: The file path where such an issue is reported; the spy's by default.
+    ///   - line: The line where such an issue is reported; the spy's by default.
+    ///   - column: The column where such an issue is reported; the spy's by default.
     /// - Returns: The stub's answer, or `fallback`.
     public func record<Value>(
         _ method: String = #function,

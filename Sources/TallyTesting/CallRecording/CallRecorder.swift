@@ -34,22 +34,52 @@ import Tally
 /// site.
 ///
 /// A spy for an SDK with static methods has no instance to hold a recorder: it records into
-/// ``current``, the recorder the running test installed with ``withCurrent(_:operation:)-(_,()->R)``.
+/// ``current``, the recorder the running test installed with ``withCurrent(_:operation:)``.
 ///
 /// ## Thread safety
 /// A recorder is `Sendable`. Recording, stubbing, reading and expecting may happen on any thread at once;
 /// each call is appended under a lock, so calls from one thread keep their order and none is lost.
 ///
 /// ## Topics
-/// ### Recording
+/// ### Creating a recorder
+/// - ``init(mode:)``
+/// - ``Mode``
+/// - ``mode``
+///
+/// ### Recording calls
 /// - ``record(_:arguments:fileID:filePath:line:column:)``
 /// - ``Call``
 /// - ``Argument``
+///
+/// ### Reading what was recorded
 /// - ``all``
 /// - ``all(to:)``
 /// - ``count``
 /// - ``count(to:)``
 /// - ``reset()``
+///
+/// ### Expecting calls
+/// - ``expectCalled(_:fileID:filePath:line:column:)``
+/// - ``expectCalled(_:with:_:fileID:filePath:line:column:)``
+/// - ``expectNotCalled(_:fileID:filePath:line:column:)``
+/// - ``expectCallCount(_:equals:fileID:filePath:line:column:)``
+/// - ``expectCalls(inOrder:fileID:filePath:line:column:)``
+/// - ``expectNoOtherCalls(fileID:filePath:line:column:)``
+/// - ``ExpectedCall``
+///
+/// ### Stubbing return values
+/// - ``stub(_:returning:)``
+/// - ``stub(_:using:)``
+/// - ``stub(_:throwing:)``
+/// - ``record(_:returning:default:arguments:fileID:filePath:line:column:)``
+/// - ``recordThrowing(_:returning:default:arguments:fileID:filePath:line:column:)``
+/// - ``recordThrowing(_:arguments:fileID:filePath:line:column:)``
+///
+/// ### Static SDKs
+/// - ``current``
+/// - ``hasCurrent``
+/// - ``withCurrent(_:operation:)``
+/// - ``withCurrent(_:isolation:operation:)``
 public final class CallRecorder: Sendable {
     /// What a recorder does when a method that returns a value is called without a stub.
     public enum Mode: Sendable, Hashable {
@@ -98,7 +128,7 @@ public final class CallRecorder: Sendable {
     ///
     /// Call it first thing in the spy's method. The method name defaults to `#function`, which Swift spells
     /// with the argument labels, such as `logEvent(named:properties:)`; expectations use that name.
-    /// Each argument is converted at once by ``Argument/init(_:)``: to a ``PropertyValue`` when it is one of
+    /// Each argument is converted at once by ``Argument/init(_:)``: to a `PropertyValue` when it is one of
     /// the JSON-like types, otherwise to its CustomDump text. Pass each argument separately: an array is one
     /// argument.
     ///
@@ -115,8 +145,11 @@ public final class CallRecorder: Sendable {
     /// - Parameters:
     ///   - method: The method's name; `#function` by default.
     ///   - arguments: The call's arguments, in order.
-    ///   - fileID: Where an issue about this call is reported (only the ``current`` stand-in or a throwing
-    ///     stub reports one); the spy's line by default.
+    ///   - fileID: The file ID where an issue about this call is reported (only the ``current`` stand-in
+    ///     and a throwing stub report one); the spy's by default.
+    ///   - filePath: The file path where such an issue is reported; the spy's by default.
+    ///   - line: The line where such an issue is reported; the spy's by default.
+    ///   - column: The column where such an issue is reported; the spy's by default.
     public func record(
         _ method: String = #function,
         arguments: Any?...,
