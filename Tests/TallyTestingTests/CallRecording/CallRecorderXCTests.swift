@@ -127,8 +127,10 @@ final class CallRecorderXCTests: XCTestCase {
 
     func testExpectCallCountFails() {
         let hippo = loggedTestEvent()
-        let message = expectOneFailure { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 2) }
-        XCTAssertTrue(message?.contains("Expected 2 calls to logEvent(named:properties:), but 1 was recorded:") == true)
+        let tooFew = expectOneFailure { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 2) }
+        XCTAssertTrue(tooFew?.contains("Expected 2 calls to logEvent(named:properties:), but 1 was recorded:") == true)
+        let tooMany = expectOneFailure { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 0) }
+        XCTAssertTrue(tooMany?.contains("Expected 0 calls to logEvent(named:properties:), but 1 was recorded:") == true)
     }
 
     // MARK: expectCalls(inOrder:)
