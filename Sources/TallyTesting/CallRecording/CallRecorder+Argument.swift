@@ -42,7 +42,9 @@ extension CallRecorder {
                 self = .value(.null)
                 return
             }
-            if let argument = argument as? Argument {
+            if let value = Self.commonValue(argument) {
+                self = .value(value)
+            } else if let argument = argument as? Argument {
                 self = argument
             } else if let value = PropertyValue(any: argument) {
                 self = .value(value)
@@ -51,6 +53,35 @@ extension CallRecorder {
                 customDump(argument, to: &text)
                 self = .dump(text)
             }
+        }
+
+        /// The conversion of `PropertyValue.init(any:)` for the types spies pass most (`String`, `Int`,
+        /// `Double`, `Bool`, `[String: Any]`, `[Any]`), recognised by their exact type rather than by a
+        /// chain of dynamic casts, which costs microseconds per dictionary. Nil for any other type, and for a
+        /// collection holding one, so that `PropertyValue.init(any:)` decides those.
+        private static func commonValue(_ value: Any) -> PropertyValue? {
+            let type = ObjectIdentifier(Swift.type(of: value))
+            if type == ObjectIdentifier(String.self) { return .string(value as! String) }
+            if type == ObjectIdentifier(Int.self) { return .int(value as! Int) }
+            if type == ObjectIdentifier(Double.self) { return .double(value as! Double) }
+            if type == ObjectIdentifier(Bool.self) { return .bool(value as! Bool) }
+            if type == ObjectIdentifier([String: Any].self) {
+                var members: [String: PropertyValue] = [:]
+                for (key, member) in value as! [String: Any] {
+                    guard let converted = commonValue(member) ?? PropertyValue(any: member) else { return nil }
+                    members[key] = converted
+                }
+                return .object(members)
+            }
+            if type == ObjectIdentifier([Any].self) {
+                var elements: [PropertyValue] = []
+                for element in value as! [Any] {
+                    guard let converted = commonValue(element) ?? PropertyValue(any: element) else { return nil }
+                    elements.append(converted)
+                }
+                return .array(elements)
+            }
+            return nil
         }
 
         /// The JSON-like value, if this is ``value(_:)``.

@@ -27,7 +27,7 @@ extension CallRecorder {
         column: UInt = #column
     ) {
         let expected = ExpectedCall.call(method)
-        guard let calls = check({ $0.contains(where: expected.matches) }, marking: expected.matches) else { return }
+        guard let calls = check(expected.matches, passes: { $0 > 0 }) else { return }
         fail(
             """
             Expected a call to \(method), but it was never called.
@@ -58,7 +58,7 @@ extension CallRecorder {
         column: UInt = #column
     ) {
         let expected = ExpectedCall(method: method, arguments: ([first] + rest).map(Argument.init))
-        guard let calls = check({ $0.contains(where: expected.matches) }, marking: expected.matches) else { return }
+        guard let calls = check(expected.matches, passes: { $0 > 0 }) else { return }
         fail(
             """
             No recorded call matches the expected call:
@@ -83,7 +83,7 @@ extension CallRecorder {
         line: UInt = #line,
         column: UInt = #column
     ) {
-        guard let calls = check({ !$0.contains { $0.method == method } }, marking: { _ in false }) else { return }
+        guard let calls = check({ $0.method == method }, passes: { $0 == 0 }) else { return }
         let matching = calls.indices.filter { calls[$0].method == method }
         fail(
             """
@@ -112,7 +112,7 @@ extension CallRecorder {
         column: UInt = #column
     ) {
         let isCall: (Call) -> Bool = { $0.method == method }
-        guard let calls = check({ $0.lazy.filter(isCall).count == expected }, marking: isCall) else { return }
+        guard let calls = check(isCall, passes: { $0 == expected }) else { return }
         let matching = calls.indices.filter { isCall(calls[$0]) }
         let recorded =
             matching.isEmpty
@@ -227,14 +227,16 @@ extension CallRecorder {
             fileID, filePath, line, column)
     }
 
-    /// Runs `passes` on the calls under the lock; if it passes, accounts for the calls `marking` matches and
-    /// returns nil, otherwise returns the calls it saw.
-    private func check(_ passes: ([Call]) -> Bool, marking: (Call) -> Bool) -> [Call]? {
+    /// Finds the calls `matches` accepts, under the lock. If `passes` accepts how many there are, accounts
+    /// for them and returns nil; otherwise returns all the calls, for the failure message.
+    private func check(_ matches: (Call) -> Bool, passes: (Int) -> Bool) -> [Call]? {
         state.withLock { state in
-            guard passes(state.calls) else { return state.calls }
-            for index in state.calls.indices where marking(state.calls[index]) {
-                state.verified[index] = true
+            var matched: [Int] = []
+            for index in state.calls.indices where matches(state.calls[index]) {
+                matched.append(index)
             }
+            guard passes(matched.count) else { return state.calls }
+            for index in matched { state.verified[index] = true }
             return nil
         }
     }

@@ -45,6 +45,17 @@ private typealias Fixtures = CallRecordingFixtures
             ])
     }
 
+    @Test func aCollectionHoldingAnythingElseIsKeptWholeAsItsDump() {
+        let calls = CallRecorder()
+        let properties: [String: Any] = ["user": Fixtures.User(id: 1, name: "Ada"), "n": 1]
+        calls.record("f(_:_:_:)", arguments: properties, [1, "x"] as [Any], [1, Fixtures.Form(id: "a")] as [Any])
+        let arguments = calls.all.first?.arguments
+        #expect(arguments?[0].value == nil)
+        #expect(arguments?[0].description.contains("id: 1, name: \"Ada\"") == true)
+        #expect(arguments?[1] == [1, "x"])
+        #expect(arguments?[2].value == nil)
+    }
+
     @Test func otherArgumentsAreKeptAsTheirCustomDump() {
         final class Box: @unchecked Sendable { var value = 1 }
         let calls = CallRecorder()
