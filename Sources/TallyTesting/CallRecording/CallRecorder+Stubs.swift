@@ -21,7 +21,7 @@ extension CallRecorder {
     ///     `User?`, a `User` or `User?` both work); a stub of another type is reported when the method is
     ///     called.
     public func stub<Value: Sendable>(_ method: String, returning value: Value) {
-        setStub(method, returnType: Value.self) { _ in value }
+        setStub(method) { _ in value }
     }
 
     /// Makes every later call to `method` throw `error`. The spy must record with
@@ -31,7 +31,7 @@ extension CallRecorder {
     /// feedback.calls.stub("load(_:)", throwing: MultipleFormLoadError())
     /// ```
     public func stub(_ method: String, throwing error: any Error) {
-        setStub(method, returnType: Never.self) { _ in throw error }
+        setStub(method) { _ in throw error }
     }
 
     /// Makes every later call to `method` answer with `body`, given the recorded call.
@@ -46,14 +46,11 @@ extension CallRecorder {
     /// }
     /// ```
     public func stub<Value>(_ method: String, using body: @escaping @Sendable (Call) throws -> Value) {
-        setStub(method, returnType: Value.self, answer: body)
+        setStub(method, answer: body)
     }
 
-    private func setStub<Value>(
-        _ method: String, returnType: Value.Type, answer: @escaping @Sendable (Call) throws -> Any
-    ) {
-        let stub = Stub(returnType: String(describing: returnType), answer: answer)
-        state.withLock { $0.stubs[method] = stub }
+    private func setStub(_ method: String, answer: @escaping @Sendable (Call) throws -> Any) {
+        state.withLock { $0.stubs[method] = Stub(answer: answer) }
     }
 
     /// Records a call to a method that returns a value, and returns the stubbed value.

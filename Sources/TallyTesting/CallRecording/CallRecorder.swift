@@ -97,7 +97,6 @@ public final class CallRecorder: Sendable {
     let isStandIn: Bool
 
     struct Stub {
-        var returnType: String
         var answer: @Sendable (Call) throws -> Any
     }
 

@@ -86,7 +86,11 @@ private typealias SDK = Fixtures.ThirdPartySpy
             }
             await Task { SDK.loadFeedbackForm("unstructured task") }.value
         }
-        #expect(Set(sdk.all.map(\.arguments)) == [["after a suspension"], ["child task"], ["unstructured task"]])
+        CallRecorder.withCurrent(sdk) { SDK.loadFeedbackForm("synchronous scope in async code") }
+        #expect(
+            Set(sdk.all.map(\.arguments)) == [
+                ["after a suspension"], ["child task"], ["unstructured task"], ["synchronous scope in async code"],
+            ])
     }
 
     /// The limit of a task-local value: code the test does not run in its task tree sees no recorder. Such
