@@ -3,7 +3,7 @@ import Tally
 extension CallRecorder {
     /// Makes every later call to `method` return `value`.
     ///
-    /// A later stub for the same method replaces this one. Stubs survive ``reset()``.
+    /// A later stub for the same method replaces this one. Stubs survive ``clear()``.
     ///
     /// ```swift
     /// final class UserServiceSpy: UserService, Sendable {

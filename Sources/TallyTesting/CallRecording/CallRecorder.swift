@@ -20,7 +20,7 @@ import Tally
 ///     EventLogger(hippoAnalyticsClient: hippo).log(name: "test", properties: ["key": "value"])
 ///
 ///     hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
-///     hippo.calls.expectNoOtherCalls()
+///     hippo.calls.expectNothingElse()
 /// }
 /// ```
 ///
@@ -56,15 +56,15 @@ import Tally
 /// - ``all(to:)``
 /// - ``count``
 /// - ``count(to:)``
-/// - ``reset()``
+/// - ``clear()``
 ///
 /// ### Expecting calls
 /// - ``expectCalled(_:fileID:filePath:line:column:)``
 /// - ``expectCalled(_:with:_:fileID:filePath:line:column:)``
 /// - ``expectNotCalled(_:fileID:filePath:line:column:)``
-/// - ``expectCallCount(_:equals:fileID:filePath:line:column:)``
+/// - ``expectCount(_:of:fileID:filePath:line:column:)``
 /// - ``expectCalls(inOrder:fileID:filePath:line:column:)``
-/// - ``expectNoOtherCalls(fileID:filePath:line:column:)``
+/// - ``expectNothingElse(fileID:filePath:line:column:)``
 /// - ``ExpectedCall``
 ///
 /// ### Stubbing return values
@@ -102,7 +102,7 @@ public final class CallRecorder: Sendable {
 
     struct State {
         var calls: [Call] = []
-        /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNoOtherCalls`).
+        /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
         var verified: [Bool] = []
         var stubs: [String: Stub] = [:]
     }
@@ -190,7 +190,7 @@ public final class CallRecorder: Sendable {
 
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the mode
     /// stay.
-    public func reset() {
+    public func clear() {
         state.withLock { state in
             state.calls.removeAll()
             state.verified.removeAll()

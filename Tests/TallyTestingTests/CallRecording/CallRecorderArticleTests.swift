@@ -83,7 +83,7 @@ enum CallRecordingArticle {
         eventLogger.log(name: "test", properties: ["key": "value"])
 
         hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
-        hippo.calls.expectNoOtherCalls()
+        hippo.calls.expectNothingElse()
     }
 
     @Test func showsTheBadgeWhenFormsArePending() throws {
@@ -114,7 +114,7 @@ enum CallRecordingArticle {
         analytics.track("menu item-ordered", ["item_name": "Pizza"])
         await analytics.flush()
         firebase.calls.expectCalled("logEvent(_:parameters:)", with: "menu_item_ordered", ["item_name": "Pizza"])
-        firebase.calls.expectNoOtherCalls()
+        firebase.calls.expectNothingElse()
         await analytics.shutdown()
     }
 }

@@ -16,7 +16,7 @@ private typealias SDK = Fixtures.ThirdPartySpy
             Fixtures.FeedbackLoader<SDK>().load("some-id")
         }
         sdk.expectCalls(inOrder: [.call("isFormCached(_:)", with: "some-id"), .call("loadFeedbackForm(_:)", with: "some-id")])
-        sdk.expectNoOtherCalls()
+        sdk.expectNothingElse()
     }
 
     @Test func stubsOnTheCurrentRecorderAnswerStaticCalls() {
@@ -136,8 +136,8 @@ private typealias SDK = Fixtures.ThirdPartySpy
 
         first.expectCalls(inOrder: (0..<3).map { .call("loadFeedbackForm(_:)", with: "first-\($0)") })
         second.expectCalls(inOrder: (0..<3).map { .call("loadFeedbackForm(_:)", with: "second-\($0)") })
-        first.expectNoOtherCalls()
-        second.expectNoOtherCalls()
+        first.expectNothingElse()
+        second.expectNothingElse()
         // The calls really alternated: first-0, second-0, first-1, second-1, ...
         let orders = zip(first.all, second.all).flatMap { [$0.order, $1.order] }
         #expect(orders == orders.sorted())
@@ -153,7 +153,7 @@ private typealias SDK = Fixtures.ThirdPartySpy
                 if index.isMultiple(of: 10) { await Task.yield() }
             }
         }
-        sdk.expectCallCount("loadFeedbackForm(_:)", equals: 200)
+        sdk.expectCount(200, of: "loadFeedbackForm(_:)")
         #expect(sdk.all.map(\.arguments) == (0..<200).map { [.value(.string("test-\(test)-\($0)"))] })
     }
 }

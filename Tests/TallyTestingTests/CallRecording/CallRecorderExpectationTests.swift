@@ -151,20 +151,20 @@ private typealias Fixtures = CallRecordingFixtures
                 """)
     }
 
-    // MARK: expectCallCount(_:equals:)
+    // MARK: expectCount(_:of:)
 
-    @Test func expectCallCountPassesOnTheExactCount() {
+    @Test func expectCountPassesOnTheExactCount() {
         let hippo = loggedTestEvent()
         hippo.logEvent(named: "again", properties: nil)
-        hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 2)
-        hippo.calls.expectCallCount("flush()", equals: 0)
+        hippo.calls.expectCount(2, of: "logEvent(named:properties:)")
+        hippo.calls.expectCount(0, of: "flush()")
     }
 
     @Test(arguments: [1, 3])
-    func expectCallCountFailsOnAnyOtherCount(expected: Int) {
+    func expectCountFailsOnAnyOtherCount(expected: Int) {
         let hippo = loggedTestEvent()
         hippo.logEvent(named: "again", properties: nil)
-        let issue = expectOneIssue { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: expected) }
+        let issue = expectOneIssue { hippo.calls.expectCount(expected, of: "logEvent(named:properties:)") }
         #expect(
             issue?.message == """
                 Expected \(expected) call\(expected == 1 ? "" : "s") to logEvent(named:properties:), but 2 were recorded:
@@ -177,9 +177,25 @@ private typealias Fixtures = CallRecordingFixtures
                 """)
     }
 
-    @Test func expectCallCountOfAMethodNeverCalledShowsTheClosestCall() {
+    @Test func expectCountWithoutAMethodCountsEveryCall() {
         let hippo = loggedTestEvent()
-        let issue = expectOneIssue { hippo.calls.expectCallCount("logEvents(named:properties:)", equals: 1) }
+        hippo.flush()
+        hippo.calls.expectCount(2)
+        hippo.calls.expectNothingElse()
+        let issue = expectOneIssue { hippo.calls.expectCount(3) }
+        #expect(
+            issue?.message == """
+                Expected 3 calls, but 2 were recorded.
+
+                Recorded calls (2):
+                  [0] logEvent(named: "test", properties: ["key": "value"])
+                  [1] flush()
+                """)
+    }
+
+    @Test func expectCountOfAMethodNeverCalledShowsTheClosestCall() {
+        let hippo = loggedTestEvent()
+        let issue = expectOneIssue { hippo.calls.expectCount(1, of: "logEvents(named:properties:)") }
         #expect(issue?.message.hasPrefix("Expected 1 call to logEvents(named:properties:), but none was recorded.") == true)
         #expect(issue?.message.contains("+ \"logEvent(named:properties:)\"") == true)
     }
@@ -247,27 +263,27 @@ private typealias Fixtures = CallRecordingFixtures
         #expect(issue?.message.hasSuffix("Recorded calls: none.") == true)
     }
 
-    // MARK: expectNoOtherCalls()
+    // MARK: expectNothingElse()
 
-    @Test func expectNoOtherCallsPassesWhenExpectationsAccountedForEveryCall() {
+    @Test func expectNothingElsePassesWhenExpectationsAccountedForEveryCall() {
         let hippo = loggedTestEvent()
         hippo.flush()
         hippo.flush()
         hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
-        hippo.calls.expectCallCount("flush()", equals: 2)
-        hippo.calls.expectNoOtherCalls()
+        hippo.calls.expectCount(2, of: "flush()")
+        hippo.calls.expectNothingElse()
 
         let empty = CallRecorder()
-        empty.expectNoOtherCalls()
+        empty.expectNothingElse()
     }
 
-    @Test func expectNoOtherCallsFailsOnCallsNoExpectationMatched() {
+    @Test func expectNothingElseFailsOnCallsNoExpectationMatched() {
         let hippo = loggedTestEvent()
         hippo.flush()
         hippo.logEvent(named: "again", properties: nil)
         hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
         hippo.calls.expectNotCalled("start()")  // accounts for nothing
-        let issue = expectOneIssue { hippo.calls.expectNoOtherCalls() }
+        let issue = expectOneIssue { hippo.calls.expectNothingElse() }
         #expect(
             issue?.message == """
                 Expected no other calls, but 2 recorded calls were not matched by an expectation:
@@ -284,8 +300,8 @@ private typealias Fixtures = CallRecordingFixtures
     @Test func aFailingExpectationAccountsForNothing() {
         let calls = CallRecorder()
         calls.record("flush()")
-        _ = expectOneIssue { calls.expectCallCount("flush()", equals: 2) }
-        let issue = expectOneIssue { calls.expectNoOtherCalls() }
+        _ = expectOneIssue { calls.expectCount(2, of: "flush()") }
+        let issue = expectOneIssue { calls.expectNothingElse() }
         #expect(issue?.message.hasPrefix("Expected no other calls, but 1 recorded call was not matched") == true)
     }
 
@@ -294,8 +310,34 @@ private typealias Fixtures = CallRecordingFixtures
         calls.record("ping()")
         calls.record("ping()")
         calls.expectCalls(inOrder: ["ping()"])
-        let issue = expectOneIssue { calls.expectNoOtherCalls() }
+        let issue = expectOneIssue { calls.expectNothingElse() }
         #expect(issue?.message.contains("not matched by an expectation:\n  [1] ping()\n") == true)
+    }
+
+    @Test func aCallMadeTwiceWhereOneWasExpectedIsSomethingElse() {
+        let hippo = loggedTestEvent()
+        Fixtures.EventLogger(hippoAnalyticsClient: hippo).log(name: "test", properties: ["key": "value"])
+        hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+        let issue = expectOneIssue { hippo.calls.expectNothingElse() }
+        #expect(issue?.message.contains("not matched by an expectation:\n  [1] logEvent(named: \"test\"") == true)
+
+        let twice = loggedTestEvent()
+        Fixtures.EventLogger(hippoAnalyticsClient: twice).log(name: "test", properties: ["key": "value"])
+        twice.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+        twice.calls.expectCalled("logEvent(named:properties:)")
+        twice.calls.expectNothingElse()
+    }
+
+    @Test func anExpectationSaysWhetherItHeld() {
+        let hippo = loggedTestEvent()
+        #expect(hippo.calls.expectCalled("logEvent(named:properties:)"))
+        #expect(hippo.calls.expectNotCalled("flush()"))
+        #expect(hippo.calls.expectCount(1))
+        #expect(hippo.calls.expectCalls(inOrder: ["logEvent(named:properties:)"]))
+        #expect(hippo.calls.expectNothingElse())
+        var held = true
+        _ = expectOneIssue { held = hippo.calls.expectCalled("flush()") }
+        #expect(!held)
     }
 
     // MARK: Long recordings

@@ -42,7 +42,7 @@ private typealias Fixtures = CallRecordingFixtures
 
         spy.calls.stub("load(_:)", returning: Fixtures.Form(id: "a"))
         #expect(try spy.load("a") == Fixtures.Form(id: "a"))
-        spy.calls.expectCallCount("load(_:)", equals: 2)
+        spy.calls.expectCount(2, of: "load(_:)")
     }
 
     @Test func aVoidMethodRunsItsStubForItsSideEffects() {
@@ -111,7 +111,7 @@ private typealias Fixtures = CallRecordingFixtures
         #expect(user == nil)
         #expect(count == 0)
         #expect(form == .empty)
-        spy.calls.expectCallCount("user(id:)", equals: 1)
+        spy.calls.expectCount(1, of: "user(id:)")
     }
 
     @Test func relaxedModeStillReturnsStubs() {

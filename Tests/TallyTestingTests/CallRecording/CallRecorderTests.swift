@@ -121,15 +121,15 @@ private typealias Fixtures = CallRecordingFixtures
         #expect(hippo.calls.count == 3)
     }
 
-    @Test func resetForgetsCallsButKeepsStubsAndMode() {
+    @Test func clearForgetsCallsButKeepsStubsAndMode() {
         let spy = Fixtures.FeedbackServiceSpy(mode: .relaxed)
         spy.calls.stub("pendingCount()", returning: 3)
         _ = spy.pendingCount()
         spy.calls.expectCalled("pendingCount()")
-        spy.calls.reset()
+        spy.calls.clear()
         #expect(spy.calls.all.isEmpty)
         #expect(spy.calls.mode == .relaxed)
-        spy.calls.expectNoOtherCalls()
+        spy.calls.expectNothingElse()
         #expect(spy.pendingCount() == 3)
         #expect(spy.calls.count == 1)
     }

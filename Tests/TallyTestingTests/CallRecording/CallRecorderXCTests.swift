@@ -117,19 +117,19 @@ final class CallRecorderXCTests: XCTestCase {
         XCTAssertTrue(message?.contains("Expected no call to logEvent(named:properties:), but 1 was recorded:") == true)
     }
 
-    // MARK: expectCallCount
+    // MARK: expectCount
 
-    func testExpectCallCountPasses() {
+    func testExpectCountPasses() {
         let hippo = loggedTestEvent()
-        hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 1)
-        hippo.calls.expectCallCount("flush()", equals: 0)
+        hippo.calls.expectCount(1, of: "logEvent(named:properties:)")
+        hippo.calls.expectCount(0, of: "flush()")
     }
 
-    func testExpectCallCountFails() {
+    func testExpectCountFails() {
         let hippo = loggedTestEvent()
-        let tooFew = expectOneFailure { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 2) }
+        let tooFew = expectOneFailure { hippo.calls.expectCount(2, of: "logEvent(named:properties:)") }
         XCTAssertTrue(tooFew?.contains("Expected 2 calls to logEvent(named:properties:), but 1 was recorded:") == true)
-        let tooMany = expectOneFailure { hippo.calls.expectCallCount("logEvent(named:properties:)", equals: 0) }
+        let tooMany = expectOneFailure { hippo.calls.expectCount(0, of: "logEvent(named:properties:)") }
         XCTAssertTrue(tooMany?.contains("Expected 0 calls to logEvent(named:properties:), but 1 was recorded:") == true)
     }
 
@@ -149,19 +149,19 @@ final class CallRecorderXCTests: XCTestCase {
         XCTAssertTrue(message?.contains("It was recorded before that, as [0] logEvent(") == true)
     }
 
-    // MARK: expectNoOtherCalls
+    // MARK: expectNothingElse
 
     func testExpectNoOtherCallsPasses() {
         let hippo = loggedTestEvent()
         hippo.calls.expectCalled("logEvent(named:properties:)")
-        hippo.calls.expectNoOtherCalls()
+        hippo.calls.expectNothingElse()
     }
 
     func testExpectNoOtherCallsFails() {
         let hippo = loggedTestEvent()
         hippo.flush()
         hippo.calls.expectCalled("logEvent(named:properties:)")
-        let message = expectOneFailure { hippo.calls.expectNoOtherCalls() }
+        let message = expectOneFailure { hippo.calls.expectNothingElse() }
         XCTAssertTrue(message?.contains("not matched by an expectation:\n  [1] flush()") == true)
     }
 
