@@ -154,7 +154,8 @@ extension CallRecorder.Argument: CustomStringConvertible {
         case .object(let members):
             guard !members.isEmpty else { return "[:]" }
             let pairs = members.sorted { $0.key < $1.key }
-            return "[" + pairs.map { "\($0.key.debugDescription): \(swiftText($0.value))" }.joined(separator: ", ") + "]"
+            return "[" + pairs.map { "\($0.key.debugDescription): \(swiftText($0.value))" }.joined(separator: ", ")
+                + "]"
         }
     }
 

@@ -126,7 +126,8 @@ extension CallRecorder {
     ) throws -> Value {
         let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
         guard let (call, stub) = append(method, arguments, location) else { return fallback() }
-        return try answer(call, stub, fallback: fallback, recordName: "recordThrowing(default:arguments:)", at: location)
+        return try answer(
+            call, stub, fallback: fallback, recordName: "recordThrowing(default:arguments:)", at: location)
     }
 
     /// Records a call to a method that throws but returns nothing, and throws the stubbed error if any.

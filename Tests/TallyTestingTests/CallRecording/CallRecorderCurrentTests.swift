@@ -15,7 +15,9 @@ private typealias SDK = Fixtures.ThirdPartySpy
         CallRecorder.withCurrent(sdk) {
             Fixtures.FeedbackLoader<SDK>().load("some-id")
         }
-        sdk.expectCalls(inOrder: [.call("isFormCached(_:)", with: "some-id"), .call("loadFeedbackForm(_:)", with: "some-id")])
+        sdk.expectCalls(inOrder: [
+            .call("isFormCached(_:)", with: "some-id"), .call("loadFeedbackForm(_:)", with: "some-id"),
+        ])
         sdk.expectNothingElse()
     }
 
@@ -51,23 +53,24 @@ private typealias SDK = Fixtures.ThirdPartySpy
 
     @Test func aStaticCallWithNoCurrentRecorderIsReportedAtTheSpy() {
         #expect(!CallRecorder.hasCurrent)
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: SDK.loadFeedbackFormLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: SDK.loadFeedbackFormLine) {
             SDK.loadFeedbackForm("some-id")
         }
-        #expect(issue?.message.hasPrefix(
-            """
-            Static call to loadFeedbackForm(_:) with no current CallRecorder: the call was not recorded.
+        #expect(
+            issue?.message.hasPrefix(
+                """
+                Static call to loadFeedbackForm(_:) with no current CallRecorder: the call was not recorded.
 
-            Call: loadFeedbackForm("some-id")
+                Call: loadFeedbackForm("some-id")
 
-            Run the code under test inside CallRecorder.withCurrent(recorder) { ... }.
-            """) == true)
+                Run the code under test inside CallRecorder.withCurrent(recorder) { ... }.
+                """) == true)
         #expect(issue?.message.contains("route the static API through an instance adapter") == true)
     }
 
     @Test func aReturningStaticCallWithNoCurrentRecorderReportsOnceAndReturnsTheDefault() {
         var cached = true
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: SDK.isFormCachedLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: SDK.isFormCachedLine) {
             cached = SDK.isFormCached("some-id")
         }
         #expect(!cached)

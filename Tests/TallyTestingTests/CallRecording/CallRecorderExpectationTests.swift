@@ -196,7 +196,8 @@ private typealias Fixtures = CallRecordingFixtures
     @Test func expectCountOfAMethodNeverCalledShowsTheClosestCall() {
         let hippo = loggedTestEvent()
         let issue = expectOneIssue { hippo.calls.expectCount(1, of: "logEvents(named:properties:)") }
-        #expect(issue?.message.hasPrefix("Expected 1 call to logEvents(named:properties:), but none was recorded.") == true)
+        #expect(
+            issue?.message.hasPrefix("Expected 1 call to logEvents(named:properties:), but none was recorded.") == true)
         #expect(issue?.message.contains("+ \"logEvent(named:properties:)\"") == true)
     }
 
@@ -251,7 +252,8 @@ private typealias Fixtures = CallRecordingFixtures
                 Expected call 2 of 2 in order, but it was not recorded after [0] setDelegate("loader"):
                   loadFeedbackForm("some-id")
                 """) == true)
-        #expect(issue?.message.contains("Difference from the closest recorded call, [1] (−expected +recorded):") == true)
+        #expect(
+            issue?.message.contains("Difference from the closest recorded call, [1] (−expected +recorded):") == true)
         #expect(issue?.message.contains("−   arguments: (\"some-id\")") == true)
         #expect(issue?.message.contains("+   arguments: (\"other-id\")") == true)
     }
@@ -259,7 +261,8 @@ private typealias Fixtures = CallRecordingFixtures
     @Test func expectCallsInOrderFailsWhenTheFirstCallIsMissing() {
         let calls = CallRecorder()
         let issue = expectOneIssue { calls.expectCalls(inOrder: ["start()"]) }
-        #expect(issue?.message.hasPrefix("Expected call 1 of 1 in order, but it was never recorded:\n  start()") == true)
+        #expect(
+            issue?.message.hasPrefix("Expected call 1 of 1 in order, but it was never recorded:\n  start()") == true)
         #expect(issue?.message.hasSuffix("Recorded calls: none.") == true)
     }
 

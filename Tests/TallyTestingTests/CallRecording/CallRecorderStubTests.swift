@@ -66,7 +66,7 @@ private typealias Fixtures = CallRecordingFixtures
     @Test func anUnstubbedCallInStrictModeReportsOnceAndReturnsTheDefault() {
         let spy = Fixtures.FeedbackServiceSpy()
         var user: Fixtures.User? = ada
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: Fixtures.FeedbackServiceSpy.userLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: Fixtures.FeedbackServiceSpy.userLine) {
             user = spy.user(id: 42)
         }
         #expect(user == nil)
@@ -88,7 +88,7 @@ private typealias Fixtures = CallRecordingFixtures
     @Test func anUnstubbedThrowingCallInStrictModeReportsAndReturnsTheDefault() throws {
         let spy = Fixtures.FeedbackServiceSpy()
         var form: Fixtures.Form?
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: Fixtures.FeedbackServiceSpy.loadLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: Fixtures.FeedbackServiceSpy.loadLine) {
             form = try? spy.load("a")
         }
         #expect(form == .empty)
@@ -124,7 +124,7 @@ private typealias Fixtures = CallRecordingFixtures
         let spy = Fixtures.FeedbackServiceSpy(mode: .relaxed)
         spy.calls.stub("pendingCount()", returning: "three")
         var count = -1
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: Fixtures.FeedbackServiceSpy.pendingCountLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: Fixtures.FeedbackServiceSpy.pendingCountLine) {
             count = spy.pendingCount()
         }
         #expect(count == 0)
@@ -140,10 +140,13 @@ private typealias Fixtures = CallRecordingFixtures
         let spy = Fixtures.FeedbackServiceSpy()
         spy.calls.stub("pendingCount()", throwing: Fixtures.MultipleFormLoadError())
         var count = -1
-        let issue = expectOneIssue(fileID: "TallyTestingTests/CallRecordingFixtures.swift", line: Fixtures.FeedbackServiceSpy.pendingCountLine) {
+        let issue = expectOneIssue(fileID: Fixtures.fileID, line: Fixtures.FeedbackServiceSpy.pendingCountLine) {
             count = spy.pendingCount()
         }
         #expect(count == 0)
-        #expect(issue?.message.hasPrefix("The stub for pendingCount() threw MultipleFormLoadError(), but the spy records it with record(default:arguments:), which cannot throw") == true)
+        #expect(
+            issue?.message.hasPrefix(
+                "The stub for pendingCount() threw MultipleFormLoadError(), but the spy records it with record(default:arguments:), which cannot throw"
+            ) == true)
     }
 }

@@ -40,7 +40,8 @@ private typealias Fixtures = CallRecordingFixtures
             nil, [1, 2], ["key": ["nested": [true]]] as [String: Any])
         #expect(
             calls.all.first?.arguments == [
-                "s", 1, 2.5, true, 3, 0.5, "1970-01-01T00:00:00.000Z", "https://example.com/a", "Ada", nil, nil, [1, 2],
+                "s", 1, 2.5, true, 3, 0.5, "1970-01-01T00:00:00.000Z", "https://example.com/a", "Ada", nil, nil,
+                [1, 2],
                 ["key": ["nested": [true]]],
             ])
     }
@@ -72,9 +73,14 @@ private typealias Fixtures = CallRecordingFixtures
 
     @Test func argumentsAreLiteralsAndPrintAsSwift() {
         let arguments: [CallRecorder.Argument] = ["a\"b", 1, 2.5, false, nil, [1, "x"], ["b": 1, "a": [:]]]
-        #expect(arguments.map(\.description) == [#""a\"b""#, "1", "2.5", "false", "nil", #"[1, "x"]"#, #"["a": [:], "b": 1]"#])
+        #expect(
+            arguments.map(\.description) == [
+                #""a\"b""#, "1", "2.5", "false", "nil", #"[1, "x"]"#, #"["a": [:], "b": 1]"#,
+            ])
         #expect(CallRecorder.Argument(CallRecorder.Argument.dump("X")) == .dump("X"))
-        #expect(CallRecorder.Argument.dump("User(\n  id: 1,\n  tags: [\n    \"a\"\n  ]\n)").description == #"User(id: 1, tags: ["a"])"#)
+        #expect(
+            CallRecorder.Argument.dump("User(\n  id: 1,\n  tags: [\n    \"a\"\n  ]\n)").description
+                == #"User(id: 1, tags: ["a"])"#)
     }
 
     @Test func aCallPrintsWithItsMethodsLabels() {

@@ -138,14 +138,17 @@ final class CallRecorderXCTests: XCTestCase {
     func testExpectCallsInOrderPasses() {
         let hippo = loggedTestEvent()
         hippo.flush()
-        hippo.calls.expectCalls(inOrder: [.call("logEvent(named:properties:)", with: "test", ["key": "value"]), "flush()"])
+        hippo.calls.expectCalls(inOrder: [
+            .call("logEvent(named:properties:)", with: "test", ["key": "value"]), "flush()",
+        ])
     }
 
     func testExpectCallsInOrderFails() {
         let hippo = loggedTestEvent()
         hippo.flush()
         let message = expectOneFailure { hippo.calls.expectCalls(inOrder: ["flush()", "logEvent(named:properties:)"]) }
-        XCTAssertTrue(message?.contains("Expected call 2 of 2 in order, but it was not recorded after [1] flush():") == true)
+        XCTAssertTrue(
+            message?.contains("Expected call 2 of 2 in order, but it was not recorded after [1] flush():") == true)
         XCTAssertTrue(message?.contains("It was recorded before that, as [0] logEvent(") == true)
     }
 

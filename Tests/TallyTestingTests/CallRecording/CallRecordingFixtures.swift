@@ -8,6 +8,7 @@ import Testing
 enum CallRecordingFixtures {
     /// This file, where the spies below report issues about their calls.
     static let filePath = "\(#filePath)"
+    static let fileID = "\(#fileID)"
 
     // Seed 003: the one-to-one interface over HippoAnalyticsClient.
     protocol HippoAnalyticsClientInterface {
@@ -151,10 +152,13 @@ extension CallRecordingSuite {
             return true
         }
         let reported = issues.all
-        #expect(reported.count == 1, "expected exactly one issue, got \(reported.count)", sourceLocation: sourceLocation)
+        #expect(
+            reported.count == 1, "expected exactly one issue, got \(reported.count)", sourceLocation: sourceLocation)
         guard let issue = reported.first else { return nil }
         #expect(issue.fileID == fileID, sourceLocation: sourceLocation)
-        #expect(issue.line == line, "reported at line \(issue.line), not at the assertion's line", sourceLocation: sourceLocation)
+        #expect(
+            issue.line == line, "reported at line \(issue.line), not at the assertion's line",
+            sourceLocation: sourceLocation)
         return issue
     }
 
