@@ -1,0 +1,243 @@
+import IssueReporting
+import Tally
+
+/// Records the calls a hand-written spy receives, so a test can expect on them and stub what they return.
+///
+/// A spy for any protocol holds a recorder and records each call in one line: the method name comes from
+/// `#function`, the arguments become ``Argument`` values that compare without casts.
+///
+/// ```swift
+/// final class HippoAnalyticsClientSpy: HippoAnalyticsClientInterface, Sendable {
+///     let calls = CallRecorder()
+///
+///     func logEvent(named name: String, properties: [String: Any]?) {
+///         calls.record(arguments: name, properties)
+///     }
+/// }
+///
+/// @Test func logsEventsWithTheirProperties() {
+///     let hippo = HippoAnalyticsClientSpy()
+///     EventLogger(hippoAnalyticsClient: hippo).log(name: "test", properties: ["key": "value"])
+///
+///     hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+///     hippo.calls.expectNothingElse()
+/// }
+/// ```
+///
+/// Expectations (``expectCalled(_:fileID:filePath:line:column:)`` and its relatives) report one issue
+/// through IssueReporting at the test's own line, in XCTest and Swift Testing alike. The message says what
+/// was expected, lists the recorded calls and shows a CustomDump diff against the closest recorded call.
+///
+/// A method that returns a value records with ``record(_:returning:default:arguments:fileID:filePath:line:column:)``
+/// and returns what the test stubbed with ``stub(_:returning:)``. In the default ``Mode/strict`` mode an
+/// unstubbed call is an issue; in ``Mode/relaxed`` mode it quietly returns the default named at the call
+/// site.
+///
+/// A spy for an SDK with static methods has no instance to hold a recorder: it records into
+/// ``current``, the recorder the running test installed with ``withCurrent(_:operation:)``.
+///
+/// ## Thread safety
+/// A recorder is `Sendable`. Recording, stubbing, reading and expecting may happen on any thread at once;
+/// each call is appended under a lock, so calls from one thread keep their order and none is lost.
+///
+/// ## Topics
+/// ### Creating a recorder
+/// - ``init(mode:)``
+/// - ``Mode``
+/// - ``mode``
+///
+/// ### Recording calls
+/// - ``record(_:arguments:fileID:filePath:line:column:)``
+/// - ``Call``
+/// - ``Argument``
+///
+/// ### Reading what was recorded
+/// - ``all``
+/// - ``all(to:)``
+/// - ``count``
+/// - ``count(to:)``
+/// - ``clear()``
+///
+/// ### Expecting calls
+/// - ``expectCalled(_:fileID:filePath:line:column:)``
+/// - ``expectCalled(_:with:_:fileID:filePath:line:column:)``
+/// - ``expectNotCalled(_:fileID:filePath:line:column:)``
+/// - ``expectCount(_:of:fileID:filePath:line:column:)``
+/// - ``expectCalls(inOrder:fileID:filePath:line:column:)``
+/// - ``expectNothingElse(fileID:filePath:line:column:)``
+/// - ``ExpectedCall``
+///
+/// ### Stubbing return values
+/// - ``stub(_:returning:)``
+/// - ``stub(_:using:)``
+/// - ``stub(_:throwing:)``
+/// - ``record(_:returning:default:arguments:fileID:filePath:line:column:)``
+/// - ``recordThrowing(_:returning:default:arguments:fileID:filePath:line:column:)``
+/// - ``recordThrowing(_:arguments:fileID:filePath:line:column:)``
+///
+/// ### Static SDKs
+/// - ``current``
+/// - ``hasCurrent``
+/// - ``withCurrent(_:operation:)``
+/// - ``withCurrent(_:isolation:operation:)``
+public final class CallRecorder: Sendable {
+    /// What a recorder does when a method that returns a value is called without a stub.
+    public enum Mode: Sendable, Hashable {
+        /// An unstubbed call reports an issue, then returns the default named at the call site.
+        case strict
+        /// An unstubbed call returns the default named at the call site without reporting anything.
+        case relaxed
+    }
+
+    /// The mode this recorder was created with.
+    public let mode: Mode
+
+    /// Whether this is the stand-in ``current`` returns when no recorder is installed: it keeps nothing
+    /// and reports every call recorded into it.
+    let isStandIn: Bool
+
+    struct Stub {
+        var answer: @Sendable (Call) throws -> Any
+    }
+
+    struct State {
+        var calls: [Call] = []
+        /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
+        var verified: [Bool] = []
+        var stubs: [String: Stub] = [:]
+    }
+
+    let state = Locked(State())
+
+    /// Creates an empty recorder.
+    ///
+    /// - Parameter mode: ``Mode/strict`` (the default) reports an issue when a method that returns a value
+    ///   is called without a stub; ``Mode/relaxed`` returns the call site's default silently.
+    public init(mode: Mode = .strict) {
+        self.mode = mode
+        self.isStandIn = false
+    }
+
+    init(standIn: Void) {
+        self.mode = .strict
+        self.isStandIn = true
+    }
+
+    /// Records a call to a method that returns nothing.
+    ///
+    /// Call it first thing in the spy's method. The method name defaults to `#function`, which Swift spells
+    /// with the argument labels, such as `logEvent(named:properties:)`; expectations use that name.
+    /// Each argument is converted at once by ``Argument/init(_:)``: to a `PropertyValue` when it is one of
+    /// the JSON-like types, otherwise to its CustomDump text. Pass each argument separately: an array is one
+    /// argument.
+    ///
+    /// ```swift
+    /// func logEvent(named name: String, properties: [String: Any]?) {
+    ///     calls.record(arguments: name, properties)
+    /// }
+    /// ```
+    ///
+    /// Record what a test compares; keep closures such as completion handlers in the spy itself if the test
+    /// needs to call them. If a stub is set for the method (with ``stub(_:using:)``), it runs, for its side
+    /// effects.
+    ///
+    /// - Parameters:
+    ///   - method: The method's name; `#function` by default.
+    ///   - arguments: The call's arguments, in order.
+    ///   - fileID: The file ID where an issue about this call is reported (only the ``current`` stand-in
+    ///     and a throwing stub report one); the spy's by default.
+    ///   - filePath: The file path where such an issue is reported; the spy's by default.
+    ///   - line: The line where such an issue is reported; the spy's by default.
+    ///   - column: The column where such an issue is reported; the spy's by default.
+    public func record(
+        _ method: String = #function,
+        arguments: Any?...,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let (call, stub) = append(method, arguments, location) else { return }
+        guard let stub else { return }
+        do {
+            _ = try stub.answer(call)
+        } catch {
+            report(Self.throwingStubMessage(call, error: error, recordName: "record(arguments:)"), at: location)
+        }
+    }
+
+    /// Every call recorded so far, in the order the recorder received them.
+    public var all: [Call] { state.withLock { $0.calls } }
+
+    /// The recorded calls to `method`, in order.
+    ///
+    /// ```swift
+    /// let names = hippo.calls.all(to: "logEvent(named:properties:)").map { $0.arguments[0] }
+    /// #expect(names == ["menu_item_detail_visited", "menu_item_ordered"])
+    /// ```
+    public func all(to method: String) -> [Call] {
+        state.withLock { $0.calls.filter { $0.method == method } }
+    }
+
+    /// How many calls were recorded.
+    public var count: Int { state.withLock { $0.calls.count } }
+
+    /// How many calls to `method` were recorded.
+    public func count(to method: String) -> Int {
+        state.withLock { state in state.calls.reduce(0) { $0 + ($1.method == method ? 1 : 0) } }
+    }
+
+    /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the mode
+    /// stay.
+    public func clear() {
+        state.withLock { state in
+            state.calls.removeAll()
+            state.verified.removeAll()
+        }
+    }
+
+    /// Appends a call and returns it with the method's stub, or nil for the stand-in (which reports).
+    func append(_ method: String, _ arguments: [Any?], _ location: Location) -> (Call, Stub?)? {
+        let converted = arguments.map(Argument.init)
+        guard !isStandIn else {
+            let call = Call(method: method, arguments: converted, order: -1)
+            report(Self.noCurrentRecorderMessage(call), at: location)
+            return nil
+        }
+        return state.withLock { state in
+            let call = Call(method: method, arguments: converted, order: OrderCounter.next())
+            state.calls.append(call)
+            state.verified.append(false)
+            return (call, state.stubs.isEmpty ? nil : state.stubs[method])
+        }
+    }
+
+    func report(_ message: String, at location: Location) {
+        reportIssue(
+            message, fileID: location.fileID, filePath: location.filePath, line: location.line,
+            column: location.column)
+    }
+}
+
+extension CallRecorder {
+    /// The caller's place in the source, carried to `reportIssue`.
+    struct Location {
+        var fileID: StaticString
+        var filePath: StaticString
+        var line: UInt
+        var column: UInt
+    }
+
+    /// The process-wide sequence behind ``Call/order``.
+    enum OrderCounter {
+        private static let counter = Locked(0)
+
+        static func next() -> Int {
+            counter.withLock { value in
+                defer { value += 1 }
+                return value
+            }
+        }
+    }
+}
