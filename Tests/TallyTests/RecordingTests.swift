@@ -62,6 +62,43 @@ struct RecordTests {
         }
     }
 
+    @Test func theEventOnlyReaderAgreesWithTheFullReader() throws {
+        let line = Record(envelope: envelope, source: "s").line
+        let event = try line.withUnsafeBufferPointer { buffer in Result { () throws(RecordError) in try Record.event(fromLine: buffer) } }.get()
+        #expect(event == envelope.event)
+    }
+
+    @Test(arguments: [
+        (#"not json"#, "Not valid JSON"),
+        (#"[1]"#, "A record must be a JSON object"),
+        (#"{"kind":"track","name":"x"}"#, #"Missing "tally_record" version"#),
+        (#"{"tally_record":2,"kind":"track","name":"x"}"#, "Record version 2 is not supported"),
+        (#"{"tally_record":1,"kind":"track","name":"x","context":{"a":[1,}}"#, "Not valid JSON"),
+        (#"{"tally_record":1,"kind":"track"}"#, #"Missing "name""#),
+    ])
+    func theEventOnlyReaderRejectsTheSameLines(line: String, message: String) {
+        let bytes = Array(line.utf8)
+        let result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(RecordError) in try Record.event(fromLine: buffer) } }
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(error.message.hasPrefix(message), "\(error.message)")
+    }
+
+    @Test func eventsOfAFileSkipAnUnfinishedLastLine() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("app.jsonl")
+        try Data(Record(envelope: envelope).line + Array(#"{"tally_record":1,"ki"#.utf8)).write(to: url)
+        #expect(try RecordingFile.events(contentsOf: url) == [envelope.event])
+        try Data(Array("\n{broken\n".utf8)).write(to: url)
+        #expect {
+            try RecordingFile.events(contentsOf: url)
+        } throws: { error in
+            (error as? RecordError)?.description.hasPrefix("\(url.path):2: Not valid JSON") == true
+        }
+    }
+
     @Test func recordsArePickedOutOfMixedOutput() throws {
         let output = "starting\n" + String(decoding: Record(envelope: envelope).line, as: UTF8.self) + "warning: x\n"
         #expect(try RecordingFile(output: output).records.map(\.event) == [envelope.event])

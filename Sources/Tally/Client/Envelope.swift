@@ -60,11 +60,31 @@ public struct MessageID: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Reads the UUID form that ``description`` writes; nil for any other text.
     public init?(_ text: String) {
-        let hex = text.filter { $0 != "-" }
-        guard text.count == 36, hex.count == 32, let high = UInt64(hex.prefix(16), radix: 16),
-            let low = UInt64(hex.suffix(16), radix: 16)
-        else { return nil }
-        self.init(prefix: high, sequence: low)
+        var words: (UInt64, UInt64) = (0, 0)
+        var digits = 0
+        var position = 0
+        for byte in text.utf8 {
+            defer { position += 1 }
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            if digits < 16 {
+                words.0 = words.0 << 4 | UInt64(value)
+            } else {
+                words.1 = words.1 << 4 | UInt64(value)
+            }
+            digits += 1
+        }
+        guard position == 36, digits == 32 else { return nil }
+        self.init(prefix: words.0, sequence: words.1)
     }
 
     public static func < (lhs: MessageID, rhs: MessageID) -> Bool {

@@ -156,6 +156,113 @@ package struct JSONReader {
         return value
     }
 
+    /// Reads one JSON object member by member, handing each key and the reader positioned at its value
+    /// to `member`, which must read the value with ``nextValue()``. Used by the record decoder so it builds
+    /// no dictionary for the record itself.
+    package static func readMembers(
+        _ input: UnsafeBufferPointer<UInt8>, _ member: (String, inout JSONReader) throws(JSONError) -> Void
+    ) throws(JSONError) {
+        var reader = JSONReader(input)
+        reader.skipWhitespace()
+        guard reader.peek() == UInt8(ascii: "{") else {
+            _ = try reader.readValue(depth: 0)  // malformed JSON says what is wrong with it
+            throw JSONError("Expected a JSON object", offset: 0)
+        }
+        reader.index += 1
+        reader.skipWhitespace()
+        if reader.peek() == UInt8(ascii: "}") {
+            reader.index += 1
+        } else {
+            while true {
+                reader.skipWhitespace()
+                guard reader.peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: reader.index) }
+                let key = try reader.readString()
+                reader.skipWhitespace()
+                guard reader.peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: reader.index) }
+                reader.index += 1
+                reader.skipWhitespace()
+                try member(key, &reader)
+                reader.skipWhitespace()
+                switch reader.peek() {
+                case UInt8(ascii: ","): reader.index += 1
+                case UInt8(ascii: "}"):
+                    reader.index += 1
+                    reader.skipWhitespace()
+                    guard reader.index == input.count else {
+                        throw JSONError("Unexpected text after the JSON value", offset: reader.index)
+                    }
+                    return
+                case nil: throw JSONError("Unexpected end of input in an object", offset: reader.index)
+                default: throw JSONError("Expected ',' or '}' in an object", offset: reader.index)
+                }
+            }
+        }
+        reader.skipWhitespace()
+        guard reader.index == input.count else { throw JSONError("Unexpected text after the JSON value", offset: reader.index) }
+    }
+
+    /// Reads the value at the current position (a member's value, inside ``readMembers(_:_:)``).
+    package mutating func nextValue() throws(JSONError) -> PropertyValue {
+        try readValue(depth: 1)
+    }
+
+    /// Steps over the value at the current position, checking it is well formed but building nothing.
+    package mutating func skipValue() throws(JSONError) {
+        try skip(depth: 1)
+    }
+
+    private mutating func skip(depth: Int) throws(JSONError) {
+        guard depth < Self.maximumDepth else {
+            throw JSONError("Nesting deeper than \(Self.maximumDepth) levels", offset: index)
+        }
+        guard let byte = peek() else { throw JSONError("Unexpected end of input", offset: index) }
+        switch byte {
+        case UInt8(ascii: "\""):
+            index += 1
+            while index < input.count {
+                switch input[index] {
+                case UInt8(ascii: "\""):
+                    index += 1
+                    return
+                case UInt8(ascii: "\\"): index += 2
+                case 0..<0x20: throw JSONError("Unescaped control character in a string", offset: index)
+                default: index += 1
+                }
+            }
+            throw JSONError("Unterminated string", offset: input.count)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            index += 1
+            skipWhitespace()
+            if peek() == close {
+                index += 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                if close == UInt8(ascii: "}") {
+                    guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+                    try skip(depth: depth + 1)
+                    skipWhitespace()
+                    guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
+                    index += 1
+                    skipWhitespace()
+                }
+                try skip(depth: depth + 1)
+                skipWhitespace()
+                guard let next = peek() else { throw JSONError("Unexpected end of input", offset: index) }
+                if next == close {
+                    index += 1
+                    return
+                }
+                guard next == UInt8(ascii: ",") else { throw JSONError("Expected ',' or a closing bracket", offset: index) }
+                index += 1
+            }
+        default:
+            _ = try readValue(depth: depth)
+        }
+    }
+
     private mutating func skipWhitespace() {
         while index < input.count {
             switch input[index] {

@@ -46,7 +46,11 @@ package enum ISO8601 {
     /// Parses the form `string(from:)` writes, also without milliseconds or with a `+00:00` offset.
     /// Returns nil for anything else.
     package static func date(from string: String) -> Date? {
-        let bytes = Array(string.utf8)
+        var string = string
+        return string.withUTF8 { date(from: $0) }
+    }
+
+    private static func date(from bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         func number(_ range: Range<Int>) -> Int64? {
             guard range.upperBound <= bytes.count else { return nil }
             var value: Int64 = 0
@@ -77,8 +81,9 @@ package enum ISO8601 {
             }
             guard index > start else { return nil }
         }
-        let rest = String(decoding: bytes[index...], as: UTF8.self)
-        guard rest == "Z" || rest == "z" || rest == "+00:00" else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+        guard rest.elementsEqual("Z".utf8) || rest.elementsEqual("z".utf8) || rest.elementsEqual("+00:00".utf8)
+        else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let total = ((days * 24 + hour) * 60 + minute) * 60 + second
         return Date(timeIntervalSince1970: Double(total) + Double(milliseconds) / 1000)

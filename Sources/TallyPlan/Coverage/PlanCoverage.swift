@@ -114,9 +114,20 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
                 })
         }
         var unplanned: [String: UnplannedEvent] = [:]
+        // Planned events by kind and name (by kind alone for kinds whose names are ids); the first wins,
+        // as a linear search would.
+        var byName: [Event.Kind: [String: Int]] = [:]
+        var byKind: [Event.Kind: Int] = [:]
+        for (index, planned) in plan.events.enumerated() {
+            if planned.kind.matchesByName {
+                if byName[planned.kind]?[planned.name] == nil { byName[planned.kind, default: [:]][planned.name] = index }
+            } else if byKind[planned.kind] == nil {
+                byKind[planned.kind] = index
+            }
+        }
         for event in events {
-            guard let index = plan.events.firstIndex(where: { $0.kind == event.kind && (!event.kind.matchesByName || $0.name == event.name) })
-            else {
+            let found = event.kind.matchesByName ? byName[event.kind]?[event.name] : byKind[event.kind]
+            guard let index = found else {
                 unplanned["\(event.kind.rawValue) \(event.name)", default: UnplannedEvent(name: event.name, kind: event.kind, count: 0)].count += 1
                 continue
             }

@@ -31,11 +31,11 @@ extension PlanTool {
                     let folder = URL(fileURLWithPath: path)
                     let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".jsonl") }
                     for name in names.sorted() {
-                        events += try RecordingFile(contentsOf: folder.appendingPathComponent(name)).records.map(\.event)
+                        events += try RecordingFile.events(contentsOf: folder.appendingPathComponent(name))
                         files += 1
                     }
                 } else {
-                    events += try RecordingFile(contentsOf: URL(fileURLWithPath: path)).records.map(\.event)
+                    events += try RecordingFile.events(contentsOf: URL(fileURLWithPath: path))
                     files += 1
                 }
             } catch let error as RecordError {
