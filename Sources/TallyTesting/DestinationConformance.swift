@@ -17,15 +17,15 @@ import Tally
 /// }
 /// ```
 ///
-/// It drives the destination through a real ``Analytics`` client and reports each broken rule as one issue
+/// It drives the destination through a real `Analytics` client and reports each broken rule as one issue
 /// at the line of `run()`:
 /// 1. **Every event delivered**: 500 track events arrive, in order of count, none failed or rejected.
 /// 2. **Flush**: after `flush()` returns, the destination has received everything tracked before it, and
-///    its own ``Destination/flush()`` ran without failing.
+///    its own `Destination.flush()` ran without failing.
 /// 3. **Concurrent tracking**: 8 tasks tracking 250 events each all arrive.
 /// 4. **Bad input**: events carrying odd but legal content (long and non-ASCII strings, deep nesting, many
 ///    properties, NaN which the client turns into null, every kind) never make the destination throw
-///    anything but a ``Problem``: rejecting by rule is fine, failing is not.
+///    anything but a `Problem`: rejecting by rule is fine, failing is not.
 ///
 /// The events it tracks are simple: snake_case names under 40 characters and fewer than 20 scalar
 /// properties, so that vendor destinations map each to exactly one vendor call.

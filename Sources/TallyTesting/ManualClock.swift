@@ -74,7 +74,9 @@ public final class ManualClock: Clock, Sendable {
 
     /// Suspends until ``now`` reaches `deadline` through an advance. Returns at once if it already has.
     ///
-    /// - Parameter tolerance: ignored; the sleeper wakes on the advance that reaches its deadline.
+    /// - Parameters:
+    ///   - deadline: the instant to wake at.
+    ///   - tolerance: ignored; the sleeper wakes on the advance that reaches its deadline.
     /// - Throws: `CancellationError` if the task is cancelled before the deadline is reached; the sleeper
     ///   is then removed from the clock.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

@@ -9,7 +9,7 @@ import Tally
 /// spy.expectTracked(.where("a large order") { ($0.properties["quantity"]?.intValue ?? 0) > 10 })
 /// ```
 ///
-/// An ``Event`` is also a matcher (``event(_:)``): it matches only an equal event.
+/// An `Event` is also a matcher (``event(_:)``): it matches only an equal event.
 public struct EventMatcher: Sendable, CustomStringConvertible {
     /// How the matcher reads in failure messages, such as `track "menu_item_ordered" containing {"item_name":"Pizza"}`.
     public let description: String

@@ -15,8 +15,13 @@ extension EventRecording {
     /// Recordings read from another process are re-read every ``refreshInterval`` while waiting.
     ///
     /// - Parameters:
+    ///   - matcher: the event to wait for.
     ///   - timeout: how long to wait before reporting an issue; measured on `clock`.
     ///   - clock: the clock the timeout runs on; tests of timeouts pass a `ManualClock`.
+    ///   - fileID: where a timeout is reported; defaults to the caller's location.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
     /// - Returns: the first matching event, or nil after the timeout (an issue is then reported at the
     ///   caller's line) or when the waiting task is cancelled.
     @discardableResult
@@ -45,6 +50,15 @@ extension EventRecording {
     /// try await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
     /// ```
     ///
+    /// - Parameters:
+    ///   - count: how many matching events to wait for.
+    ///   - matcher: which events count; all of them when omitted.
+    ///   - timeout: how long to wait before reporting an issue; measured on `clock`.
+    ///   - clock: the clock the timeout runs on.
+    ///   - fileID: where a timeout is reported; defaults to the caller's location.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
     /// - Returns: true once there are enough; false after the timeout (an issue is then reported at the
     ///   caller's line) or when the waiting task is cancelled.
     @discardableResult

@@ -33,7 +33,7 @@ public final class Recording: EventRecording {
 
     /// Reads `url` now.
     ///
-    /// - Throws: ``RecordError`` naming the file and line of an unreadable record.
+    /// - Throws: `RecordError` naming the file and line of an unreadable record.
     public convenience init(contentsOf url: URL) throws {
         self.init(url: url)
         try refresh()
@@ -41,7 +41,7 @@ public final class Recording: EventRecording {
 
     /// Reads the complete lines appended since the last read.
     ///
-    /// - Throws: ``RecordError`` naming the file and line of an unreadable record; what was read before it
+    /// - Throws: `RecordError` naming the file and line of an unreadable record; what was read before it
     ///   is kept.
     public func refresh() throws {
         try position.withLock { position in
