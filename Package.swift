@@ -52,11 +52,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Helpers shared by this repository's own tests; not a product.
+        .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
             name: "TallyTests",
             dependencies: [
                 "Tally",
                 "TallyTesting",
+                "TallyTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
@@ -86,6 +89,7 @@ let package = Package(
             dependencies: [
                 "Tally",
                 "TallyTesting",
+                "TallyTestSupport",
                 "TallyPlan",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import Testing
 
 struct RecordTests {

@@ -155,16 +155,7 @@ public struct InputLimits: Sendable, Hashable {
     /// The longest prefix of whole characters of `string` whose UTF-8 form has at most `limit` bytes.
     package static func truncate(_ string: String, toUTF8Bytes limit: Int) -> String {
         guard string.utf8.count > limit else { return string }
-        var bytes = 0
-        var end = string.startIndex
-        for index in string.indices {
-            let next = string.index(after: index)
-            let width = string.utf8.distance(from: index, to: next)
-            if bytes + width > limit { break }
-            bytes += width
-            end = next
-        }
-        return String(string[..<end])
+        return string.prefix(wholeCharactersWithin: limit) { $0.utf8.count }
     }
 }
 

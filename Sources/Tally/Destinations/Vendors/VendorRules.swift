@@ -9,16 +9,7 @@ enum VendorRules {
     /// The longest prefix of whole `Character`s of `string` whose ``length(_:)`` is at most `limit`.
     static func truncate(_ string: String, toLength limit: Int) -> String {
         guard string.utf16.count > limit else { return string }
-        var count = 0
-        var end = string.startIndex
-        for index in string.indices {
-            let next = string.index(after: index)
-            let width = string.utf16.distance(from: index, to: next)
-            if count + width > limit { break }
-            count += width
-            end = next
-        }
-        return String(string[..<end])
+        return string.prefix(wholeCharactersWithin: limit) { $0.utf16.count }
     }
 
     /// The JSON pointer to property `key` of an event: `/properties/<key>`, escaped.
