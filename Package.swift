@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Only the Notes example uses it, for the article's dependency-injection container.
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -89,6 +91,24 @@ let package = Package(
                 "TallyPlan",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
+        ),
+
+        // MARK: Examples: one folder per seed scenario, each with its simulated vendor SDK as its own module.
+
+        // Examples/Notes (seed 000): the adapter pattern around a Google SDK, registered in a DI container.
+        .target(name: "NotesGoogleSDK", path: "Examples/Notes/Sources/NotesGoogleSDK"),
+        .target(
+            name: "NotesExample",
+            dependencies: ["Tally", "NotesGoogleSDK", .product(name: "Swinject", package: "Swinject")],
+            path: "Examples/Notes/Sources/NotesExample"
+        ),
+        .testTarget(
+            name: "NotesExampleTests",
+            dependencies: [
+                "NotesExample", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/Notes/Tests/NotesExampleTests"
         ),
     ],
     swiftLanguageModes: [.v6]
