@@ -110,6 +110,22 @@ let package = Package(
             ],
             path: "Examples/Notes/Tests/NotesExampleTests"
         ),
+
+        // Examples/Login (seed 002): unit tests with a spy, and the UI-test equivalent on a separate process.
+        .target(name: "LoginExample", dependencies: ["Tally"], path: "Examples/Login/Sources/LoginExample"),
+        .executableTarget(
+            name: "login-example",
+            dependencies: ["LoginExample", "Tally"],
+            path: "Examples/Login/Sources/login-example"
+        ),
+        .testTarget(
+            name: "LoginExampleTests",
+            dependencies: [
+                "LoginExample", "login-example", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/Login/Tests/LoginExampleTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
