@@ -126,6 +126,22 @@ let package = Package(
             ],
             path: "Examples/Login/Tests/LoginExampleTests"
         ),
+
+        // Examples/Menu (seed 003): TDD with a spy, and a one-to-one spy of the Hippo Analytics client.
+        .target(name: "HippoAnalytics", path: "Examples/Menu/Sources/HippoAnalytics"),
+        .target(
+            name: "MenuExample",
+            dependencies: ["Tally", "HippoAnalytics"],
+            path: "Examples/Menu/Sources/MenuExample"
+        ),
+        .testTarget(
+            name: "MenuExampleTests",
+            dependencies: [
+                "MenuExample", "HippoAnalytics", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/Menu/Tests/MenuExampleTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
