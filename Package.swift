@@ -142,6 +142,22 @@ let package = Package(
             ],
             path: "Examples/Menu/Tests/MenuExampleTests"
         ),
+
+        // Examples/FeedbackForm (seed 001): a static-delegate SDK wrapped on the SDKBridge, in two forms.
+        .target(name: "FeedbackThirdParty", path: "Examples/FeedbackForm/Sources/FeedbackThirdParty"),
+        .target(
+            name: "FeedbackFormExample",
+            dependencies: ["Tally", "FeedbackThirdParty"],
+            path: "Examples/FeedbackForm/Sources/FeedbackFormExample"
+        ),
+        .testTarget(
+            name: "FeedbackFormExampleTests",
+            dependencies: [
+                "FeedbackFormExample", "FeedbackThirdParty", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/FeedbackForm/Tests/FeedbackFormExampleTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
