@@ -158,6 +158,31 @@ let package = Package(
             ],
             path: "Examples/FeedbackForm/Tests/FeedbackFormExampleTests"
         ),
+
+        // Examples/PartnerMap (seed 004): a facade over a map SDK; the view model and its tests never see the SDK.
+        .target(name: "PartnerMapSDK", path: "Examples/PartnerMap/Sources/PartnerMapSDK"),
+        .target(name: "PartnerMapExample", dependencies: ["Tally"], path: "Examples/PartnerMap/Sources/PartnerMapExample"),
+        .target(
+            name: "PartnerMapLive",
+            dependencies: ["PartnerMapExample", "PartnerMapSDK", "Tally"],
+            path: "Examples/PartnerMap/Sources/PartnerMapLive"
+        ),
+        .testTarget(
+            name: "PartnerMapExampleTests",
+            dependencies: [
+                "PartnerMapExample", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/PartnerMap/Tests/PartnerMapExampleTests"
+        ),
+        .testTarget(
+            name: "PartnerMapLiveExampleTests",
+            dependencies: [
+                "PartnerMapLive", "PartnerMapExample", "PartnerMapSDK", "Tally", "TallyTesting", "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            path: "Examples/PartnerMap/Tests/PartnerMapLiveExampleTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
