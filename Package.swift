@@ -52,6 +52,12 @@ let package = Package(
                 "TallyTesting",
                 "TallyPlan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `tally demo` runs every example scenario.
+                "NotesExample",
+                "LoginExample",
+                "MenuExample",
+                "FeedbackFormExample",
+                "PartnerMapLive",
             ]
         ),
         .testTarget(

@@ -60,10 +60,28 @@ public struct FeedbackFormModel: Sendable {
             return .cancelled
         } catch BridgeError.timedOut(let seconds) {
             analytics.track(.feedbackFormFailed(formID: id, reason: .timedOut))
-            return .failed(.timedOut, message: "The form did not load within \(Int(seconds)) seconds.")
+            return .failed(.timedOut, message: "The form did not load within \(Self.duration(seconds)).")
         } catch {
             analytics.track(.feedbackFormFailed(formID: id, reason: .sdkError))
             return .failed(.sdkError, message: (error as? ThirdPartyError)?.description ?? "\(error)")
+        }
+    }
+
+    private static func duration(_ seconds: Double) -> String {
+        seconds >= 1 && seconds == seconds.rounded()
+            ? "\(Int(seconds)) second\(seconds == 1 ? "" : "s")" : "\(Int((seconds * 1000).rounded())) ms"
+    }
+}
+
+extension FeedbackFormModel.Outcome: CustomStringConvertible {
+    /// One line, such as `shown "nps": How likely are you to recommend us?` or
+    /// `failed (sdk_error): No feedback form with id 'survey'`.
+    public var description: String {
+        switch self {
+        case .shown(let form): return "shown \"\(form.id)\": \(form.title)"
+        case .failed(let reason, let message): return "failed (\(reason.rawValue)): \(message)"
+        case .ignoredWhileLoading: return "ignored: another form is loading"
+        case .cancelled: return "cancelled"
         }
     }
 }

@@ -32,9 +32,10 @@ public enum PartnerMapDemo {
 
         var lines = ["tracked (\(tracked.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"]
         lines += tracked.events.map { "  \($0)" }
+        let rounded = { (degrees: Double) in (degrees * 10_000).rounded() / 10_000 }
         lines.append(
-            "MapView holds \(map.markers.count) markers, camera at (\(map.camera.target.latitude), "
-                + "\(map.camera.target.longitude)), zoom \(map.camera.zoom); taps the SDK reported:")
+            "MapView holds \(map.markers.count) markers, camera at (\(rounded(map.camera.target.latitude)), "
+                + "\(rounded(map.camera.target.longitude))), zoom \(map.camera.zoom); taps the SDK reported:")
         lines += taps
         return lines
     }
