@@ -1,5 +1,5 @@
-import Foundation
 import FeedbackThirdParty
+import Foundation
 import Tally
 
 /// The FeedbackForm scenario for `tally demo`: the model opens forms through the real (simulated)

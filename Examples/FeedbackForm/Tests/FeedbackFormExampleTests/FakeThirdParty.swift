@@ -52,7 +52,9 @@ final class FakeThirdParty: @unchecked Sendable {
 
     /// The wrapper as the protocol form, over this fake.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    func service(bridge: SDKBridge<FeedbackForm>, clock: any Clock<Duration> = ContinuousClock()) -> ThirdPartyFeedbackService {
+    func service(bridge: SDKBridge<FeedbackForm>, clock: any Clock<Duration> = ContinuousClock())
+        -> ThirdPartyFeedbackService
+    {
         ThirdPartyFeedbackService(
             loadFeedback: { self.loadFeedbackForm($0) }, setDelegate: { self.delegate = $0 }, bridge: bridge,
             clock: clock)
@@ -60,7 +62,9 @@ final class FakeThirdParty: @unchecked Sendable {
 
     /// The wrapper as the struct of closures, over this fake.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    func client(bridge: SDKBridge<FeedbackForm>, clock: any Clock<Duration> = ContinuousClock()) -> FeedbackServiceClient {
+    func client(bridge: SDKBridge<FeedbackForm>, clock: any Clock<Duration> = ContinuousClock())
+        -> FeedbackServiceClient
+    {
         FeedbackServiceClient.thirdParty(
             loadFeedback: { self.loadFeedbackForm($0) }, setDelegate: { self.delegate = $0 }, bridge: bridge,
             clock: clock)

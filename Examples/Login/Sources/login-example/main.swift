@@ -25,7 +25,9 @@ do {
 write("ready, destinations: \(app.destinationNames.joined(separator: ", "))")
 while let line = readLine() {
     guard let command = LoginCommand(line: line) else {
-        write("login-example: unknown command '\(line)'; try: \(LoginCommand.allCases.map(\.rawValue))", to: .standardError)
+        write(
+            "login-example: unknown command '\(line)'; try: \(LoginCommand.allCases.map(\.rawValue))",
+            to: .standardError)
         write("error \(line)")
         continue
     }

@@ -26,7 +26,9 @@ public enum PartnerMapDemo {
         for id in ["cafe-tortoni", "la-bombonera", "cafe-tortoni"] {
             guard let marker = map.markers.first(where: { $0.userData as? String == id }) else { continue }
             map.simulateUserTap(on: marker)
-            taps.append("  tap on \"\(marker.title ?? "")\" -> MapViewDelegate.mapView(_:didTap:) -> didTapMarker(withID: \"\(id)\")")
+            taps.append(
+                "  tap on \"\(marker.title ?? "")\" -> MapViewDelegate.mapView(_:didTap:) -> didTapMarker(withID: \"\(id)\")"
+            )
         }
         await analytics.shutdown()
 

@@ -12,7 +12,9 @@ struct SDKIsolationExampleTests {
     @Test(arguments: ["Sources/PartnerMapExample", "Tests/PartnerMapExampleTests"])
     func neverImportsTheMapSDK(folder: String) throws {
         let directory = Self.partnerMap.appendingPathComponent(folder)
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".swift") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+            $0.hasSuffix(".swift")
+        }
         #expect(!files.isEmpty)
         for file in files {
             let source = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)

@@ -3,7 +3,7 @@ import TallyPlan
 
 /// `Examples/tracking-plan.yaml`, loaded once for this test target.
 enum ExamplesPlan {
-    /// The plan file, found from this source file's path: Examples/PartnerMap/Tests/PartnerMapLiveExampleTests/ -> Examples/.
+    /// The plan file, four folders up from this file (Examples/<Scenario>/Tests/<Target>/).
     static let url = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tracking-plan.yaml")

@@ -54,6 +54,8 @@ struct MapViewProviderExampleTests {
 
         provider.setCamera(MapCamera(center: MapCoordinate(latitude: -34.6, longitude: -58.4), zoom: 13))
 
-        #expect(provider.mapWrapper.camera == CameraPosition(target: Coordinate(latitude: -34.6, longitude: -58.4), zoom: 13))
+        #expect(
+            provider.mapWrapper.camera
+                == CameraPosition(target: Coordinate(latitude: -34.6, longitude: -58.4), zoom: 13))
     }
 }
