@@ -25,6 +25,7 @@ final class LoginAppProcess {
 
     private let process = Process()
     private let input = Pipe()
+    private let outputPipe = Pipe()
     private let output = LineReader()
 
     /// Launches the app with `environment` added to this process's environment.
@@ -34,7 +35,7 @@ final class LoginAppProcess {
     init(environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation) throws {
         let binary = try #require(
             Self.binary, "login-example is not built next to the test bundle", sourceLocation: sourceLocation)
-        let pipe = Pipe()
+        let pipe = outputPipe
         let reader = output
         pipe.fileHandleForReading.readabilityHandler = { handle in reader.consume(handle.availableData) }
         process.executableURL = binary
@@ -45,6 +46,7 @@ final class LoginAppProcess {
     }
 
     deinit {
+        outputPipe.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { process.terminate() }
     }
 
@@ -76,11 +78,15 @@ final class LoginAppProcess {
         return nil
     }
 
-    /// Sends `quit`, reads the app's output to its end and returns its exit status.
+    /// Sends `quit`, reads the app's output up to its last line (`bye`) and returns its exit status.
+    ///
+    /// It waits for `bye` rather than for the end of the output: a process launched by a test running in
+    /// parallel may have inherited this pipe's write end, and the output then ends only when that process
+    /// does.
     func quit() async throws -> Int32 {
         try input.fileHandleForWriting.write(contentsOf: Data("quit\n".utf8))
-        while await output.nextLine() != nil {}
-        process.waitUntilExit()  // Its output has ended: it is exiting.
+        while let line = await output.nextLine(), line != "bye" {}
+        process.waitUntilExit()  // It printed its last line: it is exiting.
         return process.terminationStatus
     }
 }
