@@ -1,31 +1,76 @@
 import ArgumentParser
+import FeedbackFormExample
 import Foundation
+import LoginExample
+import MenuExample
+import NotesExample
+import PartnerMapLive
 import Tally
 
-/// `tally demo`: tracks a small scenario through the real client and shows what each destination got.
+/// `tally demo`: runs the pipeline scenario and every example scenario through the real code, and shows
+/// what was tracked and where it went.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Track a small scenario through the real client and print what each destination received.",
+        abstract: "Run the pipeline and every example scenario; print what was tracked and where it went.",
         discussion: """
-            The demo runs a login scenario through an Analytics client with two processors (super properties \
-            and e-mail redaction) and three destinations: the console, a simulated Firebase SDK behind \
-            FirebaseDestination, and an in-memory destination. It then prints what each destination received \
-            and the client's diagnostics, including the problems its rules reported.
+            Pipeline: a login scenario through an Analytics client with two processors (super properties and \
+            e-mail redaction) and three destinations: the console, a simulated Firebase SDK behind \
+            FirebaseDestination, and an in-memory destination; then what each destination received and the \
+            client's diagnostics, including the problems its rules reported.
+
+            Then one section per seed scenario under Examples/, each driven through the example's real code \
+            and its simulated vendor SDK:
+              Notes         the adapter pattern: GoogleAnalyticsService -> GoogleSDK (seed 000)
+              FeedbackForm  a static-delegate SDK on the SDKBridge, and the outcomes it tracks (seed 001)
+              Login         LoginViewModel with console analytics (seed 002)
+              Menu          MenuItemDetail.ViewModel -> EventLogger -> HippoAnalyticsClient (seed 003)
+              PartnerMap    marker taps through the MapViewProvidable facade over a map SDK (seed 004)
 
             Examples:
               tally demo
-              tally demo --quiet      # only the summary
+              tally demo --quiet      # without the console destinations' lines
             """
     )
 
-    @Flag(name: .shortAndLong, help: "Print only the summary, not the console destination's lines.")
+    @Flag(name: .shortAndLong, help: "Print only the summaries, not the console destinations' lines.")
     var quiet = false
 
     func run() async throws {
         let output = DemoOutput(quiet: quiet)
-        for line in await Self.runLoginScenario(output: output) { print(line) }
+        for scenario in Self.scenarios {
+            print("== \(scenario.title) ==")
+            for line in await scenario.run(output) { print(line) }
+            print("")
+        }
     }
+
+    /// One section of the demo.
+    struct Scenario: Sendable {
+        let title: String
+        let run: @Sendable (DemoOutput) async -> [String]
+    }
+
+    /// The pipeline scenario, then every example scenario in seed order.
+    static let scenarios: [Scenario] = [
+        Scenario(title: "Pipeline: processors and three destinations") { await runLoginScenario(output: $0) },
+        Scenario(title: "Notes (seed 000, Examples/Notes): the Google SDK behind an adapter") { _ in
+            await NotesDemo.run()
+        },
+        Scenario(title: "FeedbackForm (seed 001, Examples/FeedbackForm): an awkward SDK on the SDKBridge") { _ in
+            guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return ["needs macOS 13 or later"] }
+            return await FeedbackFormDemo.run()
+        },
+        Scenario(title: "Login (seed 002, Examples/Login): console analytics") { output in
+            await LoginDemo.run(console: output.console)
+        },
+        Scenario(title: "Menu (seed 003, Examples/Menu): Hippo Analytics behind EventLogger") { _ in
+            await MenuDemo.run()
+        },
+        Scenario(title: "PartnerMap (seed 004, Examples/PartnerMap): marker taps through a map facade") { _ in
+            await PartnerMapDemo.run()
+        },
+    ]
 
     /// Runs the scenario and returns the summary lines. Console lines go to `output` as they are delivered.
     static func runLoginScenario(output: DemoOutput) async -> [String] {
@@ -42,14 +87,14 @@ struct DemoCommand: AsyncParsableCommand {
         analytics.track("menu_item_ordered", ["item_name": "Pizza", "price": 9.5])
         await analytics.shutdown()
 
-        var lines = ["", "== What each destination received =="]
+        var lines = ["", "-- What each destination received --"]
         lines.append("memory (\(memory.count) events):")
         lines += memory.events.map { "  \($0)" }
         lines.append("firebase (\(firebase.calls.count) SDK calls):")
         lines += firebase.calls.map { "  \($0)" }
         let diagnostics = analytics.diagnostics
         lines.append("")
-        lines.append("== Diagnostics ==")
+        lines.append("-- Diagnostics --")
         lines.append("tracked: \(diagnostics.tracked), dropped: \(diagnostics.totalDropped)")
         for name in analytics.destinationNames {
             let counts = diagnostics.destinations[name] ?? DestinationDiagnostics()

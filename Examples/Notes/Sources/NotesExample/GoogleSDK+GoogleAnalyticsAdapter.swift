@@ -1,0 +1,6 @@
+import NotesGoogleSDK
+import Tally
+
+// The article's last step: the SDK is an adapter. `GoogleAnalyticsAdapter` mirrors the SDK's
+// `trackEvent(with:properties:)` one-to-one, so the conformance needs no code.
+extension GoogleSDK: GoogleAnalyticsAdapter {}

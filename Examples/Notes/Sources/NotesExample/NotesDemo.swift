@@ -1,0 +1,41 @@
+import Foundation
+import NotesGoogleSDK
+import Tally
+
+/// The Notes scenario for `tally demo`: a notes list wired by the app's container sends a screen and a
+/// new note through ``GoogleAnalyticsService`` to the simulated Google SDK, and the demo reports what was
+/// tracked and what the SDK received.
+public enum NotesDemo {
+    /// Runs the scenario and returns the report, one line each.
+    public static func run() async -> [String] {
+        let sdkLog = DemoLines()
+        let tracked = InMemoryDestination(name: "tracked")
+        let app = NotesApp(
+            makeAdapter: {
+                GoogleSDK(
+                    apiKey: NotesApp.Configuration.Google.apiKey,
+                    clientSecret: NotesApp.Configuration.Google.clientSecret, debugLog: sdkLog.append)
+            },
+            destinations: [tracked])
+
+        let list = app.makeNotesList()
+        list.onAppear()
+        list.createNote(text: "Buy milk and bread")
+        await app.flush()
+
+        var lines = ["tracked (\(tracked.count) events, through the container's GoogleAnalyticsService):"]
+        lines += tracked.events.map { "  \($0)" }
+        lines.append("GoogleSDK received (\(sdkLog.lines.count) calls, from GoogleAnalyticsDestination):")
+        lines += sdkLog.lines.map { "  \($0)" }
+        return lines
+    }
+}
+
+/// Lines collected from any thread, for the demo's report.
+final class DemoLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    @Sendable func append(_ line: String) { lock.withLock { collected.append(line) } }
+    var lines: [String] { lock.withLock { collected } }
+}

@@ -1,0 +1,51 @@
+/// A note: its text.
+public struct Note: Sendable, Hashable {
+    /// What the user wrote.
+    public var text: String
+
+    /// Creates a note.
+    public init(text: String) { self.text = text }
+
+    /// How many words the note has: runs of letters and digits.
+    public var wordCount: Int {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "'" }).count
+    }
+}
+
+/// The notes list: it shows the notes and creates new ones, and says so to analytics.
+///
+/// It depends on ``AnalyticsService``, never on the Google SDK: the app resolves the service from its
+/// container (``NotesApp``), tests pass a spy.
+///
+/// ```swift
+/// let list = NotesListViewModel(analyticsService: service)
+/// list.onAppear()                                   // screen "Notes"
+/// list.createNote(text: "Buy milk and bread")       // note_created, word_count 4
+/// ```
+public final class NotesListViewModel {
+    /// The notes, newest last.
+    public private(set) var notes: [Note] = []
+    private let analyticsService: any AnalyticsService
+
+    /// Creates the list.
+    public init(analyticsService: any AnalyticsService) {
+        self.analyticsService = analyticsService
+    }
+
+    /// The list appeared on screen.
+    public func onAppear() {
+        analyticsService.send(event: .notesScreen)
+    }
+
+    /// Creates a note from `text`. Blank text creates nothing and tracks nothing.
+    ///
+    /// - Returns: the note, or nil when `text` is blank.
+    @discardableResult
+    public func createNote(text: String) -> Note? {
+        let note = Note(text: text)
+        guard note.wordCount > 0 else { return nil }
+        notes.append(note)
+        analyticsService.send(event: .noteCreated(wordCount: note.wordCount))
+        return note
+    }
+}

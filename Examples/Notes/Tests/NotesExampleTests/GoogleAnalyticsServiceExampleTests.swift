@@ -1,0 +1,58 @@
+import NotesExample
+import Tally
+import TallyTesting
+import Testing
+
+/// The article's point: the event -> SDK transformation belongs to a type the app controls,
+/// `GoogleAnalyticsService`, so it is unit-tested against a spy adapter, without the Google SDK.
+struct GoogleAnalyticsServiceExampleTests {
+    @Test func aNoteBecomesOneTrackEventCallWithItsProperties() async {
+        let sdk = GoogleSDKSpy()
+        let service = GoogleAnalyticsService(adapter: sdk)
+
+        service.send(event: .noteCreated(wordCount: 4))
+        await service.flush()
+
+        sdk.calls.expectCalled("trackEvent(with:properties:)", with: "note_created", ["word_count": 4])
+        sdk.calls.expectNothingElse()
+    }
+
+    @Test func aScreenBecomesAScreenViewEvent() async {
+        let sdk = GoogleSDKSpy()
+        let service = GoogleAnalyticsService(adapter: sdk)
+
+        service.send(event: .notesScreen)
+        await service.flush()
+
+        sdk.calls.expectCalled("trackEvent(with:properties:)", with: "screen_view", ["screen_name": "Notes"])
+        sdk.calls.expectNothingElse()
+    }
+
+    @Test func eventsReachTheSDKInTheOrderTheyWereSent() async {
+        let sdk = GoogleSDKSpy()
+        let service = GoogleAnalyticsService(adapter: sdk)
+
+        service.send(event: .notesScreen)
+        service.send(event: .noteCreated(wordCount: 1))
+        service.send(event: .noteCreated(wordCount: 2))
+        await service.flush()
+
+        sdk.calls.expectCalls(inOrder: [
+            .call("trackEvent(with:properties:)", with: "screen_view", ["screen_name": "Notes"]),
+            .call("trackEvent(with:properties:)", with: "note_created", ["word_count": 1]),
+            .call("trackEvent(with:properties:)", with: "note_created", ["word_count": 2]),
+        ])
+        sdk.calls.expectNothingElse()
+    }
+
+    @Test func whatTheSDKHasNoCallForIsDroppedAndCounted() async {
+        let sdk = GoogleSDKSpy()
+        let service = GoogleAnalyticsService(adapter: sdk)
+
+        service.send(event: .identify(userId: "user-42"))
+        await service.flush()
+
+        sdk.calls.expectCount(0)
+        #expect(service.diagnostics.destinations["google"]?.dropped[.rejected] == 1)
+    }
+}

@@ -1,0 +1,44 @@
+import PartnerMapExample
+import PartnerMapSDK
+import Tally
+
+/// The PartnerMap scenario for `tally demo`: the screen loads the live map with three partners, and the
+/// user taps two partners' markers (one twice); the demo reports what was tracked and what the map SDK
+/// holds and told its delegate.
+public enum PartnerMapDemo {
+    /// Runs the scenario and returns the report, one line each.
+    @MainActor
+    public static func run() async -> [String] {
+        MapServices.provideAPIKey("partner-map-demo-key")
+        let tracked = InMemoryDestination(name: "tracked")
+        let analytics = Analytics(destinations: [tracked])
+        let screen: PartnerMapViewModel
+        do {
+            screen = try PartnerMapViewModel.live(partners: Partner.samples, analytics: analytics)
+        } catch {
+            return ["could not create the map: \(error)"]
+        }
+        guard let provider = screen.mapProvider as? MapViewProvider else { return ["not the live map provider"] }
+        screen.viewDidLoad()
+
+        let map = provider.mapWrapper
+        var taps: [String] = []
+        for id in ["cafe-tortoni", "la-bombonera", "cafe-tortoni"] {
+            guard let marker = map.markers.first(where: { $0.userData as? String == id }) else { continue }
+            map.simulateUserTap(on: marker)
+            taps.append(
+                "  tap on \"\(marker.title ?? "")\" -> MapViewDelegate.mapView(_:didTap:) -> didTapMarker(withID: \"\(id)\")"
+            )
+        }
+        await analytics.shutdown()
+
+        var lines = ["tracked (\(tracked.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"]
+        lines += tracked.events.map { "  \($0)" }
+        let rounded = { (degrees: Double) in (degrees * 10_000).rounded() / 10_000 }
+        lines.append(
+            "MapView holds \(map.markers.count) markers, camera at (\(rounded(map.camera.target.latitude)), "
+                + "\(rounded(map.camera.target.longitude))), zoom \(map.camera.zoom); taps the SDK reported:")
+        lines += taps
+        return lines
+    }
+}
