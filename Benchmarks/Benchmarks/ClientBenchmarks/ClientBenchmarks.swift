@@ -1,0 +1,131 @@
+import Benchmark
+import BenchmarkSupport
+import Tally
+
+// The client's performance budget (see ARCHITECTURE.md, "Performance budget") against the naive reference,
+// all in one run so the ratios hold on a noisy machine. BENCHMARKS.md at the repository root records the
+// figures and explains each setup.
+
+let benchmarks: @Sendable () -> Void = {
+    /// Events per measured burst in the caller-cost benchmarks (the scaling factor).
+    let burst = BenchmarkScalingFactor.kilo
+
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput],
+        timeUnits: .nanoseconds,
+        warmupIterations: 10,
+        scalingFactor: burst,
+        maxDuration: .seconds(3),
+        maxIterations: 10_000
+    )
+
+    // MARK: The naive reference
+
+    Benchmark(
+        "Reference: build event + 3 closures",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal])
+    ) { benchmark, reference in
+        for index in benchmark.scaledIterations {
+            reference.send(SampleEvent.menuItemOrdered(index))
+        }
+    } setup: {
+        NaiveReference.make()
+    }
+
+    // MARK: The caller's cost
+
+    // The worker and the three destination threads run while the caller tracks, as in an app. Each
+    // iteration tracks one burst of 1,000 events into empty queues that hold 2,000 (the default
+    // drop-newest policy), then flushes outside the measured region, so nothing can be dropped and a
+    // drop would not flatter the figure; every iteration checks that nothing was.
+    Benchmark(
+        "track: caller cost (5 properties, 2 processors, 3 destinations)"
+    ) { benchmark, fixture in
+        let analytics = fixture.analytics
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            analytics.track(SampleEvent.menuItemOrdered(index))
+        }
+        benchmark.stopMeasurement()
+        await analytics.flush()
+        failIfAnythingWasLost(fixture, benchmark)
+    } setup: {
+        ClientFixture(buffering: Buffering(capacity: 2 * burst.rawValue, whenFull: .dropNewest))
+    }
+
+    // The same caller path with the worker held still (see WorkerGate): the caller's time without a
+    // worker competing for one of the two cores, and the caller's allocations alone (the malloc counter
+    // is process-wide, so with the worker running it would count the worker's too).
+    Benchmark(
+        "track: caller path alone, worker paused (5 properties)",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal])
+    ) { (benchmark: Benchmark, state: (fixture: ClientFixture, gate: WorkerGate)) in
+        let (fixture, gate) = state
+        let analytics = fixture.analytics
+        gate.pause(analytics)
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            analytics.track(SampleEvent.menuItemOrdered(index))
+        }
+        benchmark.stopMeasurement()
+        gate.resume()
+        await analytics.flush()
+        failIfAnythingWasLost(fixture, benchmark)
+    } setup: {
+        let gate = WorkerGate()
+        let fixture = ClientFixture(
+            buffering: Buffering(capacity: 2 * burst.rawValue, whenFull: .dropNewest), gate: gate)
+        return (fixture: fixture, gate: gate)
+    }
+
+    // MARK: End to end
+
+    // One million events per iteration through both processors to all three destinations, then flush:
+    // the measured time ends when the last destination has received the last event. Every queue blocks
+    // when full instead of dropping, so the figure is sustained throughput with nothing lost. Time, CPU
+    // (all threads) and mallocs are per event; ordo-one's own throughput metric counts whole iterations
+    // per second and rounds one that takes longer than a second to zero, so events per second are
+    // recorded as a custom metric.
+    Benchmark(
+        "track: end-to-end (3 destinations, 2 processors)",
+        configuration: .init(
+            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, eventsPerSecond],
+            timeUnits: .automatic,
+            warmupIterations: 1,
+            scalingFactor: .mega,
+            maxDuration: .seconds(30),
+            maxIterations: 6
+        )
+    ) { benchmark, fixture in
+        let analytics = fixture.analytics
+        let clock = ContinuousClock()
+        let start = clock.now
+        for index in benchmark.scaledIterations {
+            analytics.track(SampleEvent.menuItemOrdered(index))
+        }
+        await analytics.flush()
+        let elapsed = clock.now - start
+        benchmark.stopMeasurement()
+        benchmark.measurement(eventsPerSecond, perSecond(benchmark.scaledIterations.count, in: elapsed))
+        failIfAnythingWasLost(fixture, benchmark)
+    } setup: {
+        ClientFixture(buffering: Buffering(capacity: 10_000, whenFull: .block))
+    }
+}
+
+/// Events per second, for benchmarks whose iterations take longer than a second.
+private var eventsPerSecond: BenchmarkMetric {
+    .custom("Throughput (events / s)", polarity: .prefersLarger, useScalingFactor: false)
+}
+
+private func perSecond(_ count: Int, in duration: Duration) -> Int {
+    let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    return Int((Double(count) / seconds).rounded())
+}
+
+/// Marks the benchmark failed (the run then reports an error) when any event was dropped or not delivered.
+private func failIfAnythingWasLost(_ fixture: ClientFixture, _ benchmark: Benchmark) {
+    if let failure = fixture.deliveryFailure() {
+        benchmark.error(failure)
+    }
+}

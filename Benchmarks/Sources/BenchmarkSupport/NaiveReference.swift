@@ -1,0 +1,34 @@
+import Benchmark
+import Tally
+
+/// The naive reference every figure is divided by: build the event and hand it to three closures, as an
+/// app with three SDKs called inline would. No stamping, no lock, no queue, no thread.
+///
+/// ```swift
+/// let reference = NaiveReference.make()
+/// for index in benchmark.scaledIterations {
+///     reference.send(SampleEvent.menuItemOrdered(index))
+/// }
+/// ```
+public struct NaiveReference: Sendable {
+    /// The three "destinations": each takes the event and reads a little of it.
+    public let sinks: [@Sendable (Event) -> Void]
+
+    init(sinks: [@Sendable (Event) -> Void]) { self.sinks = sinks }
+
+    /// Makes the three closures out of the optimizer's sight, so calls through them stay real calls.
+    @inline(never)
+    public static func make() -> NaiveReference {
+        NaiveReference(sinks: [
+            { event in blackHole(event.name.utf8.count) },
+            { event in blackHole(event.properties.count) },
+            { event in blackHole(event.kind) },
+        ])
+    }
+
+    /// Calls each closure with `event`.
+    @inlinable
+    public func send(_ event: Event) {
+        for sink in sinks { sink(event) }
+    }
+}
