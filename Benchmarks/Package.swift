@@ -9,7 +9,8 @@ import PackageDescription
 //     swift package --disable-sandbox benchmark --target ClientBenchmarks  # one target
 //
 // To add a target: create Benchmarks/<Name>/<Name>.swift with `let benchmarks: @Sendable () -> Void = { ... }`
-// and add `<Name>` to `benchmarkTargets` below. Shared fixtures live in Sources/BenchmarkSupport.
+// and add `<Name>` to `benchmarkTargets` below. Shared fixtures live in Sources/BenchmarkSupport;
+// Sources/ClientProfile is a plain executable for profilers.
 
 /// Each name is an executable target in Benchmarks/<Name>/ that the benchmark plugin discovers.
 let benchmarkTargets = [
@@ -30,14 +31,24 @@ let package = Package(
     ],
     targets: [
         // Fixtures shared by every benchmark target: the event, the naive reference, cheap destinations.
+        // It does not depend on the benchmark library, so ClientProfile runs without the malloc interposer.
         .target(
             name: "BenchmarkSupport",
             dependencies: [
-                .product(name: "Tally", package: "Tally"),
-                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Tally", package: "Tally")
             ],
             path: "Sources/BenchmarkSupport"
-        )
+        ),
+        // A plain executable to run under perf or valgrind (not a benchmark: the plugin only runs targets
+        // in Benchmarks/).
+        .executableTarget(
+            name: "ClientProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Tally", package: "Tally"),
+            ],
+            path: "Sources/ClientProfile"
+        ),
     ]
         + benchmarkTargets.map { name in
             .executableTarget(
