@@ -23,11 +23,15 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark(
         "Reference: build event + 3 closures",
-        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal])
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, threadCPU])
     ) { benchmark, reference in
+        let cpu = ThreadCPUTime.now()
+        benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             reference.send(SampleEvent.menuItemOrdered(index))
         }
+        benchmark.stopMeasurement()
+        benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
     } setup: {
         NaiveReference.make()
     }
@@ -37,16 +41,21 @@ let benchmarks: @Sendable () -> Void = {
     // The worker and the three destination threads run while the caller tracks, as in an app. Each
     // iteration tracks one burst of 1,000 events into empty queues that hold 2,000 (the default
     // drop-newest policy), then flushes outside the measured region, so nothing can be dropped and a
-    // drop would not flatter the figure; every iteration checks that nothing was.
+    // drop would not flatter the figure; every iteration checks that nothing was. The caller's thread
+    // CPU time is recorded beside the wall clock: on two shared cores the caller also waits while the
+    // client's own threads (or other processes) have the core.
     Benchmark(
-        "track: caller cost (5 properties, 2 processors, 3 destinations)"
+        "track: caller cost (5 properties, 2 processors, 3 destinations)",
+        configuration: .init(metrics: [.wallClock, .throughput, threadCPU])
     ) { benchmark, fixture in
         let analytics = fixture.analytics
+        let cpu = ThreadCPUTime.now()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             analytics.track(SampleEvent.menuItemOrdered(index))
         }
         benchmark.stopMeasurement()
+        benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
         await analytics.flush()
         failIfAnythingWasLost(fixture, benchmark)
     } setup: {
@@ -58,16 +67,18 @@ let benchmarks: @Sendable () -> Void = {
     // is process-wide, so with the worker running it would count the worker's too).
     Benchmark(
         "track: caller path alone, worker paused (5 properties)",
-        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal])
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, threadCPU])
     ) { (benchmark: Benchmark, state: (fixture: ClientFixture, gate: WorkerGate)) in
         let (fixture, gate) = state
         let analytics = fixture.analytics
         gate.pause(analytics)
+        let cpu = ThreadCPUTime.now()
         benchmark.startMeasurement()
         for index in benchmark.scaledIterations {
             analytics.track(SampleEvent.menuItemOrdered(index))
         }
         benchmark.stopMeasurement()
+        benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
         gate.resume()
         await analytics.flush()
         failIfAnythingWasLost(fixture, benchmark)
@@ -111,6 +122,11 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         ClientFixture(buffering: Buffering(capacity: 10_000, whenFull: .block))
     }
+}
+
+/// The measuring thread's CPU time per event, in nanoseconds (see ThreadCPUTime).
+private var threadCPU: BenchmarkMetric {
+    .custom("Thread CPU per event (ns)", polarity: .prefersSmaller, useScalingFactor: false)
 }
 
 /// Events per second, for benchmarks whose iterations take longer than a second.
