@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import Synchronization
 import Tally
 
 // The client's performance budget (see ARCHITECTURE.md, "Performance budget") against the naive reference,
@@ -41,9 +42,10 @@ let benchmarks: @Sendable () -> Void = {
     // The worker and the three destination threads run while the caller tracks, as in an app. Each
     // iteration tracks one burst of 1,000 events into empty queues that hold 2,000 (the default
     // drop-newest policy), then flushes outside the measured region, so nothing can be dropped and a
-    // drop would not flatter the figure; every iteration checks that nothing was. The caller's thread
+    // drop would not flatter the figure; every iteration checks that nothing was (see LossCheck). The caller's thread
     // CPU time is recorded beside the wall clock: on two shared cores the caller also waits while the
     // client's own threads (or other processes) have the core.
+    let callerLosses = LossCheck()
     Benchmark(
         "track: caller cost (5 properties, 2 processors, 3 destinations)",
         configuration: .init(metrics: [.wallClock, .throughput, threadCPU])
@@ -57,14 +59,17 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
         await analytics.flush()
-        failIfAnythingWasLost(fixture, benchmark)
+        callerLosses.check(fixture, benchmark)
     } setup: {
         ClientFixture(buffering: Buffering(capacity: 2 * burst.rawValue, whenFull: .dropNewest))
+    } teardown: {
+        callerLosses.stopIfAnythingWasLost()
     }
 
     // The same caller path with the worker held still (see WorkerGate): the caller's time without a
     // worker competing for one of the two cores, and the caller's allocations alone (the malloc counter
     // is process-wide, so with the worker running it would count the worker's too).
+    let pausedLosses = LossCheck()
     Benchmark(
         "track: caller path alone, worker paused (5 properties)",
         configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, threadCPU])
@@ -81,12 +86,14 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
         gate.resume()
         await analytics.flush()
-        failIfAnythingWasLost(fixture, benchmark)
+        pausedLosses.check(fixture, benchmark)
     } setup: {
         let gate = WorkerGate()
         let fixture = ClientFixture(
             buffering: Buffering(capacity: 2 * burst.rawValue, whenFull: .dropNewest), gate: gate)
         return (fixture: fixture, gate: gate)
+    } teardown: {
+        pausedLosses.stopIfAnythingWasLost()
     }
 
     // MARK: End to end
@@ -97,6 +104,7 @@ let benchmarks: @Sendable () -> Void = {
     // (all threads) and mallocs are per event; ordo-one's own throughput metric counts whole iterations
     // per second and rounds one that takes longer than a second to zero, so events per second are
     // recorded as a custom metric.
+    let endToEndLosses = LossCheck()
     Benchmark(
         "track: end-to-end (3 destinations, 2 processors)",
         configuration: .init(
@@ -118,9 +126,11 @@ let benchmarks: @Sendable () -> Void = {
         let elapsed = clock.now - start
         benchmark.stopMeasurement()
         benchmark.measurement(eventsPerSecond, perSecond(benchmark.scaledIterations.count, in: elapsed))
-        failIfAnythingWasLost(fixture, benchmark)
+        endToEndLosses.check(fixture, benchmark)
     } setup: {
         ClientFixture(buffering: Buffering(capacity: 10_000, whenFull: .block))
+    } teardown: {
+        endToEndLosses.stopIfAnythingWasLost()
     }
 }
 
@@ -139,9 +149,25 @@ private func perSecond(_ count: Int, in duration: Duration) -> Int {
     return Int((Double(count) / seconds).rounded())
 }
 
-/// Marks the benchmark failed (the run then reports an error) when any event was dropped or not delivered.
-private func failIfAnythingWasLost(_ fixture: ClientFixture, _ benchmark: Benchmark) {
-    if let failure = fixture.deliveryFailure() {
-        benchmark.error(failure)
+/// Stops the run when a benchmark dropped or lost an event: its figures would flatter the client.
+///
+/// `check` runs after each iteration and remembers the first failure; `stopIfAnythingWasLost` runs in the
+/// benchmark's teardown and crashes with it. ordo-one hides a benchmark's output while it iterates, and
+/// prints a `benchmark.error` but still exits with status 0, so the failure waits for the teardown, where it
+/// is printed and makes `swift package benchmark` fail.
+private final class LossCheck: Sendable {
+    private let failure = Mutex<String?>(nil)
+
+    func check(_ fixture: ClientFixture, _ benchmark: Benchmark) {
+        guard let found = fixture.deliveryFailure() else { return }
+        let message = "\(benchmark.name): \(found)"
+        failure.withLock { $0 = $0 ?? message }
+        benchmark.error(message)
+    }
+
+    func stopIfAnythingWasLost() {
+        if let message = failure.withLock({ $0 }) {
+            fatalError(message)
+        }
     }
 }
