@@ -1,0 +1,75 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// Tally's benchmarks: a package of its own so that ordo-one/benchmark and its malloc interposer never reach
+// the root package's users. Run from this folder:
+//
+//     swift package --disable-sandbox benchmark                            # every target
+//     swift package --disable-sandbox benchmark --target ClientBenchmarks  # one target
+//
+// To add a target: create Benchmarks/<Name>/<Name>.swift with `let benchmarks: @Sendable () -> Void = { ... }`
+// and add `<Name>` to `benchmarkTargets` below. Shared fixtures live in Sources/BenchmarkSupport;
+// Sources/ClientProfile is a plain executable for profilers.
+
+/// Each name is an executable target in Benchmarks/<Name>/ that the benchmark plugin discovers.
+let benchmarkTargets = [
+    "ClientBenchmarks"
+]
+
+let package = Package(
+    name: "TallyBenchmarks",
+    platforms: [
+        // ordo-one/benchmark needs macOS 13; Synchronization's Atomic (used by the fixtures) needs macOS 15.
+        .macOS(.v15)
+    ],
+    dependencies: [
+        .package(name: "Tally", path: ".."),
+        // Only the malloc interposer: the default traits also bring the ARC runtime interposer, which
+        // crashes on this toolchain (Linux, Swift 6.3). ARC metrics are therefore not used.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // Fixtures shared by every benchmark target: the event, the naive reference, cheap destinations.
+        // It does not depend on the benchmark library, so ClientProfile runs without the malloc interposer.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [
+                .product(name: "Tally", package: "Tally")
+            ],
+            path: "Sources/BenchmarkSupport"
+        ),
+        // A plain executable to run under perf or valgrind (not a benchmark: the plugin only runs targets
+        // in Benchmarks/).
+        .executableTarget(
+            name: "ClientProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Tally", package: "Tally"),
+            ],
+            path: "Sources/ClientProfile"
+        ),
+    ]
+        + benchmarkTargets.map { name in
+            .executableTarget(
+                name: name,
+                dependencies: [
+                    "BenchmarkSupport",
+                    .product(name: "Tally", package: "Tally"),
+                    .product(name: "Benchmark", package: "benchmark"),
+                ],
+                path: "Benchmarks/\(name)",
+                plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+            )
+        },
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ])
+    target.swiftSettings = settings
+}

@@ -1,0 +1,62 @@
+import Tally
+
+/// A client set up as the performance budget describes it: two processors (super properties, then
+/// context) and three cheap destinations that count what they receive.
+///
+/// ```swift
+/// let fixture = ClientFixture(buffering: Buffering(capacity: 2_000))
+/// fixture.analytics.track(SampleEvent.menuItemOrdered(1))
+/// await fixture.analytics.flush()
+/// if let failure = fixture.deliveryFailure() { benchmark.error(failure) }
+/// ```
+public final class ClientFixture: Sendable {
+    /// The client under test.
+    public let analytics: Analytics
+    /// The three destinations, in order.
+    public let destinations: [CountingDestination]
+
+    /// The processors every client benchmark runs: super properties, then context.
+    public static func processors() -> [any Processor] {
+        [
+            .superProperties(["app_version": "2.3.0", "plan": "pro"]),
+            .context(["library": ["name": "tally", "version": "0.1.0"], "os": "Linux"]),
+        ]
+    }
+
+    /// Creates the client.
+    ///
+    /// - Parameters:
+    ///   - buffering: the client's own queue.
+    ///   - destinationBuffering: each destination's queue; the same as `buffering` when nil.
+    ///   - gate: when given, its processor runs before the two others (see ``WorkerGate``).
+    public init(buffering: Buffering, destinationBuffering: Buffering? = nil, gate: WorkerGate? = nil) {
+        destinations = ["first", "second", "third"].map { CountingDestination(name: $0) }
+        var processors = Self.processors()
+        if let gate { processors.insert(gate.processor, at: 0) }
+        analytics = Analytics(
+            processors: processors,
+            destinations: destinations,
+            configuration: Analytics.Configuration(
+                buffering: buffering, destinationBuffering: destinationBuffering ?? buffering)
+        )
+    }
+
+    /// Nil when every tracked event reached every destination with nothing dropped anywhere; otherwise what
+    /// went wrong. Exact only after `flush()`.
+    public func deliveryFailure() -> String? {
+        let diagnostics = analytics.diagnostics
+        if diagnostics.totalDropped != 0 {
+            return "The client dropped \(diagnostics.totalDropped) event(s): \(diagnostics.dropped)"
+        }
+        for destination in destinations {
+            let stats = diagnostics.destinations[destination.name] ?? DestinationDiagnostics()
+            if !stats.dropped.isEmpty {
+                return "Destination \(destination.name) dropped events: \(stats.dropped)"
+            }
+            if stats.delivered != diagnostics.tracked || destination.count != diagnostics.tracked {
+                return "Destination \(destination.name) received \(destination.count) of \(diagnostics.tracked) events"
+            }
+        }
+        return nil
+    }
+}
