@@ -8,7 +8,7 @@ final class DestinationLane: @unchecked Sendable {
     let name: String
     private let destination: any Destination
     private let context: DeliveryContext
-    private let consent: ConsentCutoff
+    private let consent = ConsentCutoff()
     private let center: DiagnosticsCenter
     private let buffering: Buffering
 
@@ -21,13 +21,11 @@ final class DestinationLane: @unchecked Sendable {
     private var stats = DestinationDiagnostics()
 
     init(
-        destination: any Destination, name: String, buffering: Buffering, consent: ConsentCutoff,
-        center: DiagnosticsCenter
+        destination: any Destination, name: String, buffering: Buffering, center: DiagnosticsCenter
     ) {
         self.destination = destination
         self.name = name
         self.buffering = buffering
-        self.consent = consent
         self.center = center
         self.context = DeliveryContext(destination: name) { [center] in center.report($0) }
         pending.reserveCapacity(min(buffering.capacity, 1024))
@@ -36,14 +34,30 @@ final class DestinationLane: @unchecked Sendable {
         thread.start()
     }
 
-    /// Called by the client's worker with one batch. Flush barriers always fit; events follow the
+    /// Called by the client's worker with one batch holding `events` events; leaves `items` empty (with
+    /// its capacity) for the worker's next batch. Flush and reset markers always fit; events follow the
     /// overflow policy.
-    func enqueue(_ items: [QueueItem], routedAway: Int) {
+    ///
+    /// When the whole batch fits, which is the rule when the destination keeps up, it is handed over
+    /// without copying: swapped in when the queue is empty, appended in one go otherwise.
+    func enqueue(_ items: inout [QueueItem], events: Int, routedAway: Int) {
         guard !items.isEmpty || routedAway > 0 else { return }
-        var dropped = 0
-        var firstDropped: String?
         monitor.lock()
         stats.routedAway += routedAway
+        if pendingEvents + events <= buffering.capacity {
+            if pending.isEmpty {
+                swap(&pending, &items)
+            } else {
+                pending.append(contentsOf: items)
+                items.removeAll(keepingCapacity: true)
+            }
+            pendingEvents += events
+            if workerWaiting { monitor.signal(.notEmpty) }
+            monitor.unlock()
+            return
+        }
+        var dropped = 0
+        var firstDropped: String?
         for item in items {
             if case .event(let envelope, _) = item {
                 while pendingEvents >= buffering.capacity && buffering.whenFull == .block && !stopping {
@@ -59,6 +73,7 @@ final class DestinationLane: @unchecked Sendable {
             }
             pending.append(item)
         }
+        items.removeAll(keepingCapacity: true)
         if dropped > 0 { stats.dropped[.bufferFull, default: 0] += dropped }
         if workerWaiting { monitor.signal(.notEmpty) }
         monitor.unlock()
@@ -70,6 +85,9 @@ final class DestinationLane: @unchecked Sendable {
                     outcome: .dropped, eventName: firstDropped, destination: name))
         }
     }
+
+    /// Stops delivering events stamped up to `sequence`, including those already queued.
+    func optOut(below sequence: UInt64) { consent.optOut(below: sequence) }
 
     /// Lets the lane deliver what it holds and exit.
     func stop() {

@@ -21,7 +21,6 @@ final class Pipeline: @unchecked Sendable {
     private let now: @Sendable () -> Date
     private let identityStore: any IdentityStore
     private let center: DiagnosticsCenter
-    private let consent: ConsentCutoff
     private let prefix: UInt64
 
     // Guarded by `monitor`.
@@ -51,7 +50,6 @@ final class Pipeline: @unchecked Sendable {
         self.now = configuration.now
         self.identityStore = configuration.identityStore
         self.buffering = configuration.buffering
-        self.consent = ConsentCutoff()
         var generator = SystemRandomNumberGenerator()
         self.prefix = generator.next()
         self.granted = configuration.startsOptedIn
@@ -83,7 +81,7 @@ final class Pipeline: @unchecked Sendable {
                 DestinationLane(
                     destination: destination, name: name,
                     buffering: configuration.bufferingByDestination[name] ?? configuration.destinationBuffering,
-                    consent: consent, center: center))
+                    center: center))
         }
         self.lanes = lanes
 
@@ -150,7 +148,7 @@ final class Pipeline: @unchecked Sendable {
 
     /// Identify and alias change who later events come from. Called with the lock held.
     private func updateIdentity(for event: Event, envelope: inout Envelope) {
-        guard !event.name.allSatisfy(\.isWhitespace) else { return }  // rejected later by the input limits
+        guard !InputLimits.isBlank(event.name) else { return }  // rejected later by the input limits
         switch event.kind {
         case .identify:
             identity.userId = event.name
@@ -181,7 +179,7 @@ final class Pipeline: @unchecked Sendable {
     func setConsent(_ newValue: Bool) {
         monitor.withLock {
             granted = newValue
-            if !newValue { consent.optOut(below: sequence) }
+            if !newValue { for lane in lanes { lane.optOut(below: sequence) } }
         }
     }
 
@@ -250,6 +248,7 @@ final class Pipeline: @unchecked Sendable {
     private func process(_ batch: [QueueItem], into laneBatches: inout [[QueueItem]]) {
         var drops: [DropReason: Int] = [:]
         var routedAway = [Int](repeating: 0, count: lanes.count)
+        var events = [Int](repeating: 0, count: lanes.count)
         for item in batch {
             switch item {
             case .flush, .reset:
@@ -261,6 +260,7 @@ final class Pipeline: @unchecked Sendable {
                         routedAway[index] += 1
                     } else {
                         laneBatches[index].append(.event(envelope, sequence: sequence))
+                        events[index] += 1
                     }
                 }
             }
@@ -268,8 +268,7 @@ final class Pipeline: @unchecked Sendable {
         // Counts are committed before the batch (and any flush barrier in it) moves on, so a flush sees them.
         if !drops.isEmpty { center.count(drops) }
         for (index, lane) in lanes.enumerated() {
-            lane.enqueue(laneBatches[index], routedAway: routedAway[index])
-            laneBatches[index].removeAll(keepingCapacity: true)
+            lane.enqueue(&laneBatches[index], events: events[index], routedAway: routedAway[index])
         }
         if lanes.isEmpty {
             for case .flush(let barrier) in batch { barrier.resolveNow() }
@@ -310,8 +309,9 @@ final class Pipeline: @unchecked Sendable {
     }
 }
 
-/// The sequence number below which events must not be delivered: everything stamped before the latest
-/// opt-out.
+/// The sequence number up to which events must not be delivered: everything stamped before the latest
+/// opt-out. Each destination lane has its own, so the check it makes for every event takes a lock no
+/// other thread contends for except during an opt-out.
 final class ConsentCutoff: Sendable {
     private let cutoff = Locked<UInt64?>(nil)
 

@@ -46,7 +46,7 @@ public struct InputLimits: Sendable, Hashable {
     public func sanitize(_ event: Event) -> (event: Event?, problems: [Problem]) {
         var problems: [Problem] = []
         let name = event.name
-        if name.allSatisfy(\.isWhitespace) {
+        if Self.isBlank(name) {
             problems.append(
                 Problem(.emptyName, "The event name is empty or only whitespace", outcome: .dropped, eventName: name))
             return (nil, problems)
@@ -84,6 +84,13 @@ public struct InputLimits: Sendable, Hashable {
         }
         event.properties = properties
         return (event, problems)
+    }
+
+    /// Whether `name` is empty or only whitespace. A visible ASCII byte settles it without walking the
+    /// characters, which is the common case.
+    package static func isBlank(_ name: String) -> Bool {
+        if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return false }
+        return name.allSatisfy(\.isWhitespace)
     }
 
     /// A cheap check that avoids copying when every property is fine, which is nearly always.

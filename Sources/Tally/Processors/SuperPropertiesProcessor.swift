@@ -23,7 +23,12 @@ public struct SuperPropertiesProcessor: Processor {
     public func process(_ envelope: Envelope) -> Envelope? {
         guard kinds.contains(envelope.event.kind) else { return envelope }
         var envelope = envelope
-        envelope.event.properties.merge(properties) { existing, _ in existing }
+        // One dictionary at its final size: merging into the event's own would copy it (the queue still
+        // holds it) and then grow it.
+        var merged = [String: PropertyValue](minimumCapacity: envelope.event.properties.count + properties.count)
+        merged.merge(properties) { _, new in new }
+        merged.merge(envelope.event.properties) { _, event in event }
+        envelope.event.properties = merged
         return envelope
     }
 }
