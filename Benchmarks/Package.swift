@@ -14,7 +14,9 @@ import PackageDescription
 
 /// Each name is an executable target in Benchmarks/<Name>/ that the benchmark plugin discovers.
 let benchmarkTargets = [
-    "ClientBenchmarks"
+    "ClientBenchmarks",
+    "TestingBenchmarks",
+    "PlanBenchmarks",
 ]
 
 let package = Package(
@@ -56,6 +58,8 @@ let package = Package(
                 dependencies: [
                     "BenchmarkSupport",
                     .product(name: "Tally", package: "Tally"),
+                    .product(name: "TallyTesting", package: "Tally"),
+                    .product(name: "TallyPlan", package: "Tally"),
                     .product(name: "Benchmark", package: "benchmark"),
                 ],
                 path: "Benchmarks/\(name)",

@@ -63,7 +63,6 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
     final class Storage: Sendable {
         let log = EventLog()
         let resets = Locked(0)
-        let sequence = Locked<UInt64>(0)
         let source: String
         let now: @Sendable () -> Date
 
@@ -73,15 +72,24 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
         }
 
         func record(_ event: Event) {
-            let number = sequence.withLock { value -> UInt64 in
-                value += 1
-                return value
+            let timestamp = now()
+            guard let run = RunRecording.shared else {
+                log.append { position in Self.envelope(event, position: position, timestamp: timestamp) }
+                return
             }
-            let envelope = Envelope(
-                event: event, messageId: MessageID(prefix: 0, sequence: number), timestamp: now(),
+            var recorded: Envelope?
+            log.append { position in
+                let envelope = Self.envelope(event, position: position, timestamp: timestamp)
+                recorded = envelope
+                return envelope
+            }
+            if let recorded { run.append(recorded, source: source) }
+        }
+
+        static func envelope(_ event: Event, position: Int, timestamp: Date) -> Envelope {
+            Envelope(
+                event: event, messageId: MessageID(prefix: 0, sequence: UInt64(position)), timestamp: timestamp,
                 anonymousId: "spy")
-            log.append(envelope)
-            RunRecording.shared?.append(envelope, source: source)
         }
     }
 }

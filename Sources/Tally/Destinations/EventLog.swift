@@ -6,7 +6,7 @@
 public final class EventLog: Sendable {
     private struct State {
         var envelopes: [Envelope] = []
-        var claimed: Set<Int> = []
+        var claimed: [Bool] = []
         var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
         var nextWatcher: UInt64 = 0
     }
@@ -20,9 +20,19 @@ public final class EventLog: Sendable {
     public func append(_ envelope: Envelope) {
         let (count, watchers) = state.withLock { state in
             state.envelopes.append(envelope)
-            return (state.envelopes.count, state.watchers)
+            return (state.envelopes.count, state.watchers.isEmpty ? nil : state.watchers)
         }
-        notify(watchers, count: count)
+        if let watchers { notify(watchers, count: count) }
+    }
+
+    /// Appends the envelope `make` builds from its one-based position in the log, under the log's lock, so
+    /// positions and order agree without a second lock.
+    package func append(making make: (Int) -> Envelope) {
+        let (count, watchers) = state.withLock { state in
+            state.envelopes.append(make(state.envelopes.count + 1))
+            return (state.envelopes.count, state.watchers.isEmpty ? nil : state.watchers)
+        }
+        if let watchers { notify(watchers, count: count) }
     }
 
     /// Appends several envelopes at once and tells the watchers once.
@@ -84,13 +94,19 @@ public final class EventLog: Sendable {
 
     // MARK: Accounting for "nothing else"
 
-    /// Marks the envelope at `index` as accounted for by an expectation.
-    package func claim(_ index: Int) { _ = state.withLock { $0.claimed.insert(index) } }
-
-    /// The envelopes with their indices and whether an expectation has accounted for them.
-    package var entries: [(index: Int, envelope: Envelope, claimed: Bool)] {
+    /// Marks the envelopes at `indices` as accounted for by an expectation.
+    package func claim(_ indices: some Sequence<Int>) {
         state.withLock { state in
-            state.envelopes.enumerated().map { ($0.offset, $0.element, state.claimed.contains($0.offset)) }
+            if state.claimed.count < state.envelopes.count {
+                state.claimed.append(contentsOf: repeatElement(false, count: state.envelopes.count - state.claimed.count))
+            }
+            for index in indices where index < state.envelopes.count { state.claimed[index] = true }
         }
+    }
+
+    /// Every envelope and, by index, whether an expectation has accounted for it (indices past the end of
+    /// `claimed` are not). Cheap: both arrays are shared, not copied.
+    package var snapshot: (envelopes: [Envelope], claimed: [Bool]) {
+        state.withLock { ($0.envelopes, $0.claimed) }
     }
 }

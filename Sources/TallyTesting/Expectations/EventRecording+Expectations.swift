@@ -38,17 +38,24 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
-        let matching = entries.filter { matcher.matches($0.envelope.event) }
-        guard let chosen = matching.first(where: { !$0.claimed }) ?? matching.first else {
+        let snapshot = Snapshot(log)
+        var chosen: Int?
+        for index in snapshot.indices where matcher.matches(snapshot.event(at: index)) {
+            if chosen == nil { chosen = index }
+            if !snapshot.isClaimed(index) {
+                chosen = index
+                break
+            }
+        }
+        guard let chosen else {
             reportIssue(
                 FailureReport.message(
                     "Expected \(matcher) to have been tracked, but it was not.", matcher: matcher,
-                    recorded: entries.map { ($0.index, $0.envelope.event) }),
+                    recorded: snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(chosen.index)
+        log.claim(CollectionOfOne(chosen))
         return true
     }
 
@@ -73,12 +80,12 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }.map { ($0.index, $0.envelope.event) }
-        let matching = entries.filter { matcher.matches($0.1) }
+        let snapshot = Snapshot(log)
+        let matching = snapshot.matching(matcher)
         guard matching.isEmpty else {
             reportIssue(
                 "Expected \(matcher) not to have been tracked, but \(matching.count) matching event\(matching.count == 1 ? " was" : "s were").\n\n"
-                    + FailureReport.recordedList(entries),
+                    + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
@@ -96,17 +103,17 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
-        let recorded = entries.map(\.envelope.event)
+        let snapshot = Snapshot(log)
+        let recorded = snapshot.indices.map(snapshot.event(at:))
         guard recorded == expected else {
             let difference = diff(expected, recorded).map { "\n\nDifference: (-expected +recorded)\n" + $0.indented } ?? ""
             reportIssue(
                 "Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in order, but the recording differs.\n\n"
-                    + FailureReport.recordedList(entries.map { ($0.index, $0.envelope.event) }) + difference,
+                    + FailureReport.recordedList(snapshot.listing) + difference,
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        for entry in entries { log.claim(entry.index) }
+        log.claim(snapshot.indices)
         return true
     }
 
@@ -117,8 +124,8 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
-        var unmatched = entries.map { ($0.index, $0.envelope.event) }
+        let snapshot = Snapshot(log)
+        var unmatched = snapshot.listing
         var missing: [Event] = []
         for event in expected {
             if let position = unmatched.firstIndex(where: { $0.1 == event }) {
@@ -135,12 +142,12 @@ extension EventRecording {
             if !unmatched.isEmpty {
                 parts.append("Unexpected (\(unmatched.count)):\n" + unmatched.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"))
             }
-            parts.append(FailureReport.recordedList(entries.map { ($0.index, $0.envelope.event) }))
+            parts.append(FailureReport.recordedList(snapshot.listing))
             reportIssue(
                 parts.joined(separator: "\n\n"), fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        for entry in entries { log.claim(entry.index) }
+        log.claim(snapshot.indices)
         return true
     }
 
@@ -160,16 +167,16 @@ extension EventRecording {
         filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
-        let matching = entries.filter { matcher.matches($0.envelope.event) }
+        let snapshot = Snapshot(log)
+        let matching = snapshot.matching(matcher)
         guard matching.count == count else {
             reportIssue(
                 "Expected \(count) event\(count == 1 ? "" : "s") matching \(matcher), but \(matching.count) \(matching.count == 1 ? "was" : "were") recorded.\n\n"
-                    + FailureReport.recordedList(entries.map { ($0.index, $0.envelope.event) }),
+                    + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        for entry in matching { log.claim(entry.index) }
+        log.claim(matching)
         return true
     }
 
@@ -184,12 +191,12 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }.map { ($0.index, $0.envelope.event) }
-        let failing = entries.filter { !matcher.matches($0.1) }
+        let snapshot = Snapshot(log)
+        let failing = snapshot.indices.filter { !matcher.matches(snapshot.event(at: $0)) }
         guard failing.isEmpty else {
             reportIssue(
                 "Expected every event to match \(matcher), but \(failing.count) did not:\n"
-                    + failing.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"),
+                    + failing.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n"),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
@@ -209,13 +216,13 @@ extension EventRecording {
         column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
-        let unclaimed = entries.filter { !$0.claimed }
+        let snapshot = Snapshot(log)
+        let unclaimed = snapshot.indices.filter { !snapshot.isClaimed($0) }
         guard unclaimed.isEmpty else {
             reportIssue(
                 "Expected nothing else to have been tracked, but \(unclaimed.count) event\(unclaimed.count == 1 ? " was" : "s were") not accounted for by an expectation:\n"
-                    + unclaimed.map { "  [\($0.index)] \($0.envelope.event)" }.joined(separator: "\n") + "\n\n"
-                    + FailureReport.recordedList(entries.map { ($0.index, $0.envelope.event) }),
+                    + unclaimed.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
+                    + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }

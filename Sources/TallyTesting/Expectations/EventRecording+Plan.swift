@@ -29,14 +29,14 @@ extension EventRecording {
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        let entries = log.entries.filter { $0.index >= ExpectationScope.start }
+        let snapshot = Snapshot(log)
         var lines: [String] = []
         var count = 0
-        for entry in entries {
-            let violations = validator.validate(entry.envelope.event)
+        for index in snapshot.indices {
+            let violations = validator.validate(snapshot.event(at: index))
             guard !violations.isEmpty else { continue }
             count += violations.count
-            lines.append("  [\(entry.index)] \(entry.envelope.event)")
+            lines.append("  [\(index)] \(snapshot.event(at: index))")
             lines += violations.map { "      \($0.kind.rawValue) at \($0.path.isEmpty ? "the event" : $0.path): \($0.message)" }
         }
         guard count == 0 else {

@@ -37,7 +37,7 @@ extension EventRecording {
             reportIssue(
                 FailureReport.message(
                     "Timed out after \(timeout) waiting for \(matcher).", matcher: matcher,
-                    recorded: log.entries.map { ($0.index, $0.envelope.event) }),
+                    recorded: Snapshot(log).listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
         }
         return nil
@@ -72,7 +72,7 @@ extension EventRecording {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         reportIssue(
             "Timed out after \(timeout) waiting for \(count) event\(count == 1 ? "" : "s") matching \(matcher); \(scan.matches) matched.\n\n"
-                + FailureReport.recordedList(log.entries.map { ($0.index, $0.envelope.event) }),
+                + FailureReport.recordedList(Snapshot(log).listing),
             fileID: fileID, filePath: filePath, line: line, column: column)
         return false
     }
