@@ -100,6 +100,32 @@ struct RecordTests {
         }
     }
 
+    @Test func aLargeFileIsReadInChunksInOrderWithFileLineNumbers() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("large.jsonl")
+        var bytes: [UInt8] = []
+        var expected: [Event] = []
+        // About 2 MB, so the reader splits it into one chunk per processor.
+        for index in 0..<8000 {
+            var numbered = envelope
+            numbered.event.properties["index"] = .int(index)
+            expected.append(numbered.event)
+            bytes += Record(envelope: numbered).line
+        }
+        #expect(bytes.count > 1 << 20)
+        try Data(bytes).write(to: url)
+        #expect(try RecordingFile.events(contentsOf: url) == expected)
+
+        // A bad line late in the file is named by its line number in the whole file.
+        bytes += Array("{oops\n".utf8) + Record(envelope: envelope).line
+        try Data(bytes).write(to: url)
+        #expect {
+            try RecordingFile.events(contentsOf: url)
+        } throws: { error in
+            (error as? RecordError)?.description.hasPrefix("\(url.path):8001: Not valid JSON") == true
+        }
+    }
+
     @Test func recordsArePickedOutOfMixedOutput() throws {
         let output = "starting\n" + String(decoding: Record(envelope: envelope).line, as: UTF8.self) + "warning: x\n"
         #expect(try RecordingFile(output: output).records.map(\.event) == [envelope.event])

@@ -305,8 +305,12 @@ package struct JSONReader {
 
     /// Reads an object; also used directly by the recording decoder.
     package mutating func readObject(depth: Int) throws(JSONError) -> [String: PropertyValue] {
-        index += 1  // {
-        var members: [String: PropertyValue] = [:]
+        // Count the members first (a scan that builds nothing), so the dictionary is allocated once at its
+        // final size instead of growing member by member.
+        let start = index
+        let count = try countMembers(depth: depth)
+        index = start + 1  // past {
+        var members = [String: PropertyValue](minimumCapacity: count)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
@@ -327,6 +331,37 @@ package struct JSONReader {
             case UInt8(ascii: "}"):
                 index += 1
                 return members
+            case nil: throw JSONError("Unexpected end of input in an object", offset: index)
+            default: throw JSONError("Expected ',' or '}' in an object", offset: index)
+            }
+        }
+    }
+
+    /// The number of members of the object at the current position; leaves the index after it.
+    private mutating func countMembers(depth: Int) throws(JSONError) -> Int {
+        index += 1  // {
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return 0
+        }
+        var count = 0
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+            try skip(depth: depth + 1)
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
+            index += 1
+            skipWhitespace()
+            try skip(depth: depth + 1)
+            count += 1
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return count
             case nil: throw JSONError("Unexpected end of input in an object", offset: index)
             default: throw JSONError("Expected ',' or '}' in an object", offset: index)
             }

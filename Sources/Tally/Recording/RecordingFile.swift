@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The records in a recording file, read at one moment.
@@ -70,13 +71,74 @@ public struct RecordingFile: Sendable {
         }
         return try data.withUnsafeBytes { raw in
             Result { () throws(RecordError) in
+                try events(in: raw.bindMemory(to: UInt8.self), file: url.path)
+            }
+        }.get()
+    }
+
+    /// Reads the events of a large recording in chunks, one per processor, each ending at a line end; the
+    /// chunks' events are joined in file order. The first unreadable line in file order is the error.
+    static func events(in bytes: UnsafeBufferPointer<UInt8>, file: String) throws(RecordError) -> [Event] {
+        let chunks = lineAlignedChunks(of: bytes, count: bytes.count < 1 << 20 ? 1 : ProcessInfo.processInfo.activeProcessorCount)
+        let results = UnsafeMutableBufferPointer<Result<[Event], RecordError>>.allocate(capacity: chunks.count)
+        results.initialize(repeating: .success([]))
+        defer {
+            results.deinitialize()
+            results.deallocate()
+        }
+        let shared = ChunkedRead(bytes: bytes, results: results)
+        let parse: @Sendable (Int) -> Void = { index in
+            shared.results[index] = Result { () throws(RecordError) in
                 var events: [Event] = []
-                try forEachLine(raw.bindMemory(to: UInt8.self), file: url.path, firstLine: 1) { line throws(RecordError) in
+                try forEachLine(UnsafeBufferPointer(rebasing: shared.bytes[chunks[index]]), file: nil, firstLine: 1) {
+                    line throws(RecordError) in
                     events.append(try Record.event(fromLine: line))
                 }
                 return events
             }
-        }.get()
+        }
+        if chunks.count == 1 {
+            parse(0)
+        } else {
+            // Each iteration writes only its own element of `results`.
+            DispatchQueue.concurrentPerform(iterations: chunks.count, execute: parse)
+        }
+        var events: [Event] = []
+        for (index, result) in results.enumerated() {
+            switch result {
+            case .success(let chunk):
+                if events.isEmpty { events = chunk } else { events += chunk }
+            case .failure(let error):
+                // Number the line in the whole file: the lines before this chunk, plus its own line number.
+                let before = UnsafeBufferPointer(rebasing: bytes[..<chunks[index].lowerBound])
+                let offset = before.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+                throw RecordError(error.message, file: file, line: (error.line ?? 1) + offset)
+            }
+        }
+        return events
+    }
+
+    /// The memory the chunks of one read share. `@unchecked Sendable`: while the read runs, `bytes` is only
+    /// read, and each chunk writes only its own element of `results`; the caller reads `results` after
+    /// every chunk is done.
+    private struct ChunkedRead: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let results: UnsafeMutableBufferPointer<Result<[Event], RecordError>>
+    }
+
+    /// `count` consecutive ranges covering `bytes`, each but the last ending just after a line end.
+    private static func lineAlignedChunks(of bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [Range<Int>] {
+        var chunks: [Range<Int>] = []
+        var start = 0
+        for part in 1..<max(1, count) {
+            var end = max(start, bytes.count * part / count)
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            end = min(bytes.count, end + 1)
+            chunks.append(start..<end)
+            start = end
+        }
+        chunks.append(start..<bytes.count)
+        return chunks
     }
 
     /// Calls `body` with each complete, non-blank line; returns the number of bytes the complete lines
