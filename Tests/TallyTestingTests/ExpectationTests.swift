@@ -179,3 +179,30 @@ struct ScopedExpectationTests {
         }
     }
 }
+
+/// Large recordings are scanned in parts; the results must be those of one scan.
+struct LargeRecordingExpectationTests {
+    @Test func expectationsOverTensOfThousandsOfEventsFindTheFirstUnaccountedMatch() {
+        let spy = AnalyticsSpy()
+        for index in 0..<40_000 { spy.track("tick", ["i": .int(index % 3)]) }
+        spy.track("last")
+        #expect(spy.expectCount(13_334, of: .named("tick", containing: ["i": 0])))
+        #expect(spy.expectCount(40_000, of: .named("tick")))
+        #expect(spy.expectTracked(Event("last")))
+        #expect(spy.expectNothingElse())
+        // A second expectation for an event seen once still passes, on the one already accounted for.
+        #expect(spy.expectTracked(Event("last")))
+        expectOneIssue(containing: ["Expected track missing to have been tracked", "Recorded (40001):"], atLine: #line + 1) {
+            spy.expectTracked(Event("missing"))
+        }
+    }
+
+    @Test func theFirstUnaccountedMatchComesFromTheEarliestPart() {
+        let spy = AnalyticsSpy()
+        for index in 0..<50_000 { spy.track(index == 10 || index == 45_000 ? "needle" : "hay") }
+        spy.expectTracked(.named("needle"))
+        spy.expectTracked(.named("needle"))
+        spy.expectCount(49_998, of: .named("hay"))
+        #expect(spy.expectNothingElse())
+    }
+}

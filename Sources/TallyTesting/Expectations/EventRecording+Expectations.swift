@@ -39,15 +39,8 @@ extension EventRecording {
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
-        var chosen: Int?
-        for index in snapshot.indices where matcher.matches(snapshot.event(at: index)) {
-            if chosen == nil { chosen = index }
-            if !snapshot.isClaimed(index) {
-                chosen = index
-                break
-            }
-        }
-        guard let chosen else {
+        let found = snapshot.firstMatches(matcher)
+        guard let chosen = found.unclaimed ?? found.any else {
             reportIssue(
                 FailureReport.message(
                     "Expected \(matcher) to have been tracked, but it was not.", matcher: matcher,

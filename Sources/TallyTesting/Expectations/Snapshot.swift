@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Tally
 
 /// What an expectation looks at: the events recorded since the scope began (see
@@ -22,9 +24,40 @@ struct Snapshot {
     func event(at index: Int) -> Event { envelopes[index].event }
     func isClaimed(_ index: Int) -> Bool { index < claimed.count && claimed[index] }
 
-    /// The indices in scope whose event matches.
+    /// The indices in scope whose event matches, in order.
     func matching(_ matcher: EventMatcher) -> [Int] {
-        indices.filter { matcher.matches(envelopes[$0].event) }
+        inParts { range in range.filter { matcher.matches(envelopes[$0].event) } }.flatMap { $0 }
+    }
+
+    /// The first index whose event matches, and the first of those no expectation accounted for yet.
+    func firstMatches(_ matcher: EventMatcher) -> (any: Int?, unclaimed: Int?) {
+        let parts = inParts { range -> (any: Int?, unclaimed: Int?) in
+            var found: (any: Int?, unclaimed: Int?) = (nil, nil)
+            for index in range where matcher.matches(envelopes[index].event) {
+                if found.any == nil { found.any = index }
+                if !isClaimed(index) {
+                    found.unclaimed = index
+                    break
+                }
+            }
+            return found
+        }
+        return (parts.lazy.compactMap(\.any).first, parts.lazy.compactMap(\.unclaimed).first)
+    }
+
+    /// Runs `body` over the indices in scope: in one go for a few thousand events, split across the
+    /// processors for large recordings (a read-only scan, so the parts cannot interfere). The results are
+    /// in index order.
+    private func inParts<Part: Sendable>(_ body: @escaping @Sendable (Range<Int>) -> Part) -> [Part] {
+        let parts = count < 32_768 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+        guard parts > 1 else { return [body(indices)] }
+        let bounds = (0...parts).map { indices.lowerBound + count * $0 / parts }
+        let results = Locked([Part?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let result = body(bounds[part]..<bounds[part + 1])
+            results.withLock { $0[part] = result }
+        }
+        return results.withLock { $0.map { $0! } }  // every part wrote its slot before concurrentPerform returned
     }
 
     /// The events in scope with their indices, for failure messages.
