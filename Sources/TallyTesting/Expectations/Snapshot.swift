@@ -26,7 +26,7 @@ struct Snapshot {
 
     /// The indices in scope whose event matches, in order.
     func matching(_ matcher: EventMatcher) -> [Int] {
-        inParts { range in range.filter { matcher.matches(envelopes[$0].event) } }.flatMap { $0 }
+        indices.filter { matcher.matches(envelopes[$0].event) }
     }
 
     /// The first index whose event matches, and the first of those no expectation accounted for yet.
