@@ -111,10 +111,24 @@ final class RunRecording: Sendable {
     }()
 
     private let sink: FileRecordingSink
+    private let failed = Locked(false)
     private init(sink: FileRecordingSink) { self.sink = sink }
 
+    /// Appends a record. A failure is printed to standard error once (a coverage run would otherwise miss
+    /// events without a word); the spy itself keeps working.
     func append(_ envelope: Envelope, source: String) {
         let record = Record(envelope: envelope, source: source)
-        try? sink.write(record, line: record.line)
+        do {
+            try sink.write(record, line: record.line)
+        } catch {
+            let first = failed.withLock { failed in
+                defer { failed = true }
+                return !failed
+            }
+            if first {
+                FileHandle.standardError.write(
+                    Data("tally: spies could not record to \(sink.url.path): \(error); later failures are not repeated\n".utf8))
+            }
+        }
     }
 }

@@ -102,6 +102,12 @@ public final class Analytics: AnalyticsTracking {
 
     /// The names of the destinations, in order, after de-duplication.
     public var destinationNames: [String] { pipeline.destinationNames }
+
+    /// Returns once at least `count` callers of `track` are waiting for room in the client's full `.block`
+    /// queue. A seam for this package's tests.
+    package func waitForBlockedCallers(_ count: Int) async {
+        await pipeline.waitForBlockedCallers(count)
+    }
 }
 
 extension Analytics {
@@ -123,7 +129,9 @@ extension Analytics {
         /// The clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
         /// Called for every problem, on the thread that found it (a caller's, the worker's or a
-        /// destination's). Keep it quick.
+        /// destination's). Keep it quick. It may track events (an `analytics_problem` event, say): from the
+        /// client's own threads `track` never waits for room, even under ``Buffering/OverflowPolicy/block``;
+        /// when the queue is full such an event is dropped and counted under ``DropReason/bufferFull``.
         public var onProblem: (@Sendable (Problem) -> Void)?
         /// How many recent problems ``Diagnostics/recentProblems`` keeps. Default: 100.
         public var problemHistoryLimit: Int

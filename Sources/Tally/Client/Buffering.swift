@@ -11,12 +11,17 @@ public struct Buffering: Sendable, Hashable {
         /// Make the producer wait until there is room: the caller of `track` for the client's queue, the
         /// client's worker for a destination's queue (which then holds back every destination). Nothing is
         /// lost; use it where completeness matters more than latency, such as a command-line tool or a
-        /// test, never on a UI thread.
+        /// test, never on a UI thread. The exception: a `track` made on one of the client's own threads
+        /// (from a destination, a processor or `onProblem`) never waits, since only those threads make
+        /// room; it is dropped and counted when the queue is full.
         case block
     }
 
-    /// The most events the queue holds. Flush requests do not count.
-    public var capacity: Int
+    /// The most events the queue holds, at least 1 (smaller values are raised to 1). Flush requests do not
+    /// count.
+    public var capacity: Int {
+        didSet { if capacity < 1 { capacity = 1 } }
+    }
     /// What happens when the queue is full.
     public var whenFull: OverflowPolicy
 

@@ -18,6 +18,7 @@ final class DestinationLane: @unchecked Sendable {
     private var pendingEvents = 0
     private var workerWaiting = false
     private var stopping = false
+    private var overflowing = false
     private var stats = DestinationDiagnostics()
 
     init(
@@ -74,14 +75,19 @@ final class DestinationLane: @unchecked Sendable {
             pending.append(item)
         }
         items.removeAll(keepingCapacity: true)
-        if dropped > 0 { stats.dropped[.bufferFull, default: 0] += dropped }
+        // One problem per overflow episode: from the first drop until the lane empties its queue again.
+        let firstOfEpisode = dropped > 0 && !overflowing
+        if dropped > 0 {
+            stats.dropped[.bufferFull, default: 0] += dropped
+            overflowing = true
+        }
         if workerWaiting { monitor.signal(.notEmpty) }
         monitor.unlock()
-        if dropped > 0 {
+        if firstOfEpisode {
             center.report(
                 Problem(
                     .bufferFull,
-                    "The destination's queue is full (\(buffering.capacity) events); \(dropped) event(s) were dropped",
+                    "The destination's queue is full (\(buffering.capacity) events); events are dropped until it catches up (\(dropped) so far in this batch)",
                     outcome: .dropped, eventName: firstDropped, destination: name))
         }
     }
@@ -101,6 +107,7 @@ final class DestinationLane: @unchecked Sendable {
     var diagnostics: DestinationDiagnostics { monitor.withLock { stats } }
 
     private func run() {
+        Pipeline.markClientThread()
         var batch: [QueueItem] = []
         while true {
             monitor.lock()
@@ -115,6 +122,7 @@ final class DestinationLane: @unchecked Sendable {
             }
             swap(&pending, &batch)
             pendingEvents = 0
+            overflowing = false
             if buffering.whenFull == .block { monitor.broadcast(.notFull) }
             monitor.unlock()
 

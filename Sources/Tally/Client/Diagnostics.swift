@@ -25,9 +25,10 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
 
 /// A snapshot of what a client did: how many events were tracked, delivered and dropped, and why.
 ///
-/// Read it with ``Analytics/diagnostics``. After ``Analytics/flush()``, for every destination,
-/// `tracked == delivered + dropped` holds, where `dropped` counts both the client's drops and that
-/// destination's own.
+/// Read it with ``Analytics/diagnostics``. After ``Analytics/flush()`` every tracked event is accounted for
+/// at every destination: `tracked == totalDropped + delivered + routedAway + dropped` for each destination,
+/// where ``totalDropped`` is the client's drops and the last three are that destination's own (see
+/// ``accounted(at:)``).
 public struct Diagnostics: Sendable, Hashable {
     /// Calls to `track` and its siblings, including those that were later dropped.
     public var tracked = 0
@@ -44,6 +45,13 @@ public struct Diagnostics: Sendable, Hashable {
 
     /// The total of ``dropped`` over every reason.
     public var totalDropped: Int { dropped.values.reduce(0, +) }
+
+    /// The events accounted for at one destination: dropped by the client, delivered there, routed away
+    /// from it, or dropped there. Equals ``tracked`` after ``Analytics/flush()``.
+    public func accounted(at destination: String) -> Int {
+        let counts = destinations[destination] ?? DestinationDiagnostics()
+        return totalDropped + counts.delivered + counts.routedAway + counts.dropped.values.reduce(0, +)
+    }
 
     public init() {}
 }

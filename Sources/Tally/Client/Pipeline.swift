@@ -39,6 +39,8 @@ final class Pipeline: @unchecked Sendable {
     private var overflowing = false
     private var tracked = 0
     private var callerDrops: [DropReason: Int] = [:]
+    private var blockedCallers = 0
+    private var blockedCallerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(processors: [any Processor], destinations: [any Destination], configuration: Analytics.Configuration) {
         let center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
@@ -61,22 +63,21 @@ final class Pipeline: @unchecked Sendable {
         }
         pending.reserveCapacity(min(buffering.capacity, 1024))
 
-        var seen: [String: Int] = [:]
+        var used: Set<String> = []
         var lanes: [DestinationLane] = []
         for destination in destinations {
             var name = destination.name
-            if let count = seen[name] {
-                seen[name] = count + 1
-                let renamed = "\(name)#\(count + 1)"
+            if used.contains(name) {
+                var suffix = 2
+                while used.contains("\(destination.name)#\(suffix)") { suffix += 1 }
+                name = "\(destination.name)#\(suffix)"
                 center.report(
                     Problem(
                         .duplicateDestinationName,
-                        "Two destinations are named \"\(name)\"; this one is called \"\(renamed)\" in this client",
-                        outcome: .reported, destination: renamed))
-                name = renamed
-            } else {
-                seen[name] = 1
+                        "Two destinations are named \"\(destination.name)\"; this one is called \"\(name)\" in this client",
+                        outcome: .reported, destination: name))
             }
+            used.insert(name)
             lanes.append(
                 DestinationLane(
                     destination: destination, name: name,
@@ -95,33 +96,46 @@ final class Pipeline: @unchecked Sendable {
     // MARK: Caller side
 
     /// The caller's path: stamp, lock, append, maybe wake the worker.
+    ///
+    /// Shutdown and consent are checked again after every wait for room, so a caller held back by the
+    /// `.block` policy never slips an event in after `optOut()` or `shutdown()`. An event counts as tracked
+    /// once it is queued or dropped, so the diagnostics never see it half-way.
     func enqueue(_ event: Event) {
         let timestamp = now()
         monitor.lock()
-        tracked += 1
-        if isShutdown {
-            callerDrops[.afterShutdown, default: 0] += 1
-            let first = !reportedAfterShutdown
-            reportedAfterShutdown = true
-            monitor.unlock()
-            if first {
-                center.report(
-                    Problem(
-                        .trackedAfterShutdown, "An event was tracked after shutdown(); it and any later ones are ignored",
-                        outcome: .dropped, eventName: event.name))
+        while true {
+            if isShutdown || workerExited {
+                tracked += 1
+                callerDrops[.afterShutdown, default: 0] += 1
+                let first = !reportedAfterShutdown
+                reportedAfterShutdown = true
+                monitor.unlock()
+                if first {
+                    center.report(
+                        Problem(
+                            .trackedAfterShutdown,
+                            "An event was tracked after shutdown(); it and any later ones are ignored",
+                            outcome: .dropped, eventName: event.name))
+                }
+                return
             }
-            return
-        }
-        guard granted else {
-            callerDrops[.optedOut, default: 0] += 1
-            monitor.unlock()
-            return
-        }
-        while pendingEvents >= buffering.capacity {
-            if buffering.whenFull == .block, !stopping {
+            guard granted else {
+                tracked += 1
+                callerDrops[.optedOut, default: 0] += 1
+                monitor.unlock()
+                return
+            }
+            if pendingEvents < buffering.capacity { break }
+            // Never wait on one of the client's own threads (a destination or `onProblem` tracking): only
+            // those threads could make room, so waiting there would deadlock.
+            if buffering.whenFull == .block, !stopping, !Self.isClientThread {
+                blockedCallers += 1
+                resumeBlockedCallerWaiters()
                 monitor.wait(.notFull)
+                blockedCallers -= 1
                 continue
             }
+            tracked += 1
             callerDrops[.bufferFull, default: 0] += 1
             let first = !overflowing
             overflowing = true
@@ -135,6 +149,7 @@ final class Pipeline: @unchecked Sendable {
             }
             return
         }
+        tracked += 1
         sequence += 1
         var envelope = Envelope(
             event: event, messageId: MessageID(prefix: prefix, sequence: sequence), timestamp: timestamp,
@@ -146,9 +161,40 @@ final class Pipeline: @unchecked Sendable {
         monitor.unlock()
     }
 
+    /// Returns once at least `count` callers are waiting for room in a full `.block` queue. For tests of
+    /// what happens to a caller held back while something else changes.
+    package func waitForBlockedCallers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            monitor.withLock {
+                if blockedCallers >= count {
+                    continuation.resume()
+                } else {
+                    blockedCallerWaiters.append((count, continuation))
+                }
+            }
+        }
+    }
+
+    /// Resumes the tests waiting for this many blocked callers. Called with the lock held.
+    private func resumeBlockedCallerWaiters() {
+        guard !blockedCallerWaiters.isEmpty else { return }
+        let ready = blockedCallerWaiters.filter { $0.count <= blockedCallers }
+        blockedCallerWaiters.removeAll { $0.count <= blockedCallers }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Marks the calling thread as one of a client's own (its worker or a destination's thread).
+    static func markClientThread() { Thread.current.threadDictionary[clientThreadKey] = true }
+
+    /// Whether the calling thread is one of a client's own threads. Read only when a full queue would
+    /// make the caller wait.
+    static var isClientThread: Bool { Thread.current.threadDictionary[clientThreadKey] != nil }
+
+    private static let clientThreadKey = "tally.clientThread"
+
     /// Identify and alias change who later events come from. Called with the lock held.
     private func updateIdentity(for event: Event, envelope: inout Envelope) {
-        guard !InputLimits.isBlank(event.name) else { return }  // rejected later by the input limits
+        guard limits.acceptsName(event.name) else { return }  // the input limits drop this event later
         switch event.kind {
         case .identify:
             identity.userId = event.name
@@ -218,6 +264,7 @@ final class Pipeline: @unchecked Sendable {
     // MARK: Worker
 
     private func run() {
+        Self.markClientThread()
         var batch: [QueueItem] = []
         batch.reserveCapacity(min(buffering.capacity, 1024))
         var laneBatches = [[QueueItem]](repeating: [], count: lanes.count)

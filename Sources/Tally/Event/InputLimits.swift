@@ -18,23 +18,31 @@ import Foundation
 /// pointer to the property, and the client counts dropped events under ``DropReason/invalidEvent``.
 public struct InputLimits: Sendable, Hashable {
     /// The longest event name, in characters. Default 256.
-    public var maximumNameLength: Int
+    public var maximumNameLength: Int {
+        didSet { if maximumNameLength < 0 { maximumNameLength = 0 } }
+    }
     /// The longest string value, in UTF-8 bytes. Default 65,536.
-    public var maximumStringBytes: Int
+    public var maximumStringBytes: Int {
+        didSet { if maximumStringBytes < 0 { maximumStringBytes = 0 } }
+    }
     /// The deepest nesting of arrays and objects in a property value. Default 32.
-    public var maximumDepth: Int
+    public var maximumDepth: Int {
+        didSet { if maximumDepth < 0 { maximumDepth = 0 } }
+    }
     /// The most properties an event may have. Default 1,000.
-    public var maximumPropertyCount: Int
+    public var maximumPropertyCount: Int {
+        didSet { if maximumPropertyCount < 0 { maximumPropertyCount = 0 } }
+    }
 
-    /// Creates limits; the defaults are the documented ones.
+    /// Creates limits; the defaults are the documented ones. Negative values are raised to 0.
     public init(
         maximumNameLength: Int = 256, maximumStringBytes: Int = 65_536, maximumDepth: Int = 32,
         maximumPropertyCount: Int = 1000
     ) {
-        self.maximumNameLength = maximumNameLength
-        self.maximumStringBytes = maximumStringBytes
-        self.maximumDepth = maximumDepth
-        self.maximumPropertyCount = maximumPropertyCount
+        self.maximumNameLength = max(0, maximumNameLength)
+        self.maximumStringBytes = max(0, maximumStringBytes)
+        self.maximumDepth = max(0, maximumDepth)
+        self.maximumPropertyCount = max(0, maximumPropertyCount)
     }
 
     /// The documented defaults.
@@ -84,6 +92,12 @@ public struct InputLimits: Sendable, Hashable {
         }
         event.properties = properties
         return (event, problems)
+    }
+
+    /// Whether an event with this name passes the name rules (not blank, not too long). Identity changes
+    /// follow the same rule, so a dropped identify event changes nobody's id.
+    package func acceptsName(_ name: String) -> Bool {
+        !Self.isBlank(name) && (name.utf8.count <= maximumNameLength || name.count <= maximumNameLength)
     }
 
     /// Whether `name` is empty or only whitespace. A visible ASCII byte settles it without walking the

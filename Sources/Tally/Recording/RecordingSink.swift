@@ -45,17 +45,16 @@ public final class FileRecordingSink: RecordingSink {
 
     deinit { close(descriptor) }
 
+    /// Appends the line. If the write fails part-way (a full disk, say), the file is cut back to where
+    /// the line began, so no partial line is left for later records to be glued to, and the error is
+    /// thrown: the client counts the event as failed and reports it.
     public func write(_ record: Record, line: [UInt8]) throws {
-        try line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc_or_Darwin_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw RecordError("Cannot write the recording: \(String(cString: strerror(errno)))", file: url.path)
-                }
-                offset += written
-            }
+        let start = lseek(descriptor, 0, SEEK_END)
+        do {
+            try writeAll(line, to: descriptor)
+        } catch {
+            if start >= 0 { _ = ftruncate(descriptor, start) }
+            throw RecordError("Cannot write the recording: \(error.message)", file: url.path)
         }
     }
 
@@ -67,15 +66,10 @@ public final class FileRecordingSink: RecordingSink {
 public struct StandardErrorRecordingSink: RecordingSink {
     public init() {}
 
+    /// Writes the line; throws when standard error cannot take it (closed, say), so the client counts the
+    /// event as failed and reports it.
     public func write(_ record: Record, line: [UInt8]) throws {
-        line.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc_or_Darwin_write(2, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
-        }
+        try writeAll(line, to: STDERR_FILENO)
     }
 }
 
@@ -108,6 +102,27 @@ public final class CallbackRecordingSink: RecordingSink {
 
     /// The log so far.
     public var text: String { log.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// Writes every byte of `bytes`, retrying after interruptions.
+///
+/// - Throws: ``RecordError`` with the system's reason when a write fails or makes no progress.
+private func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws(RecordError) {
+    let failure: String? = bytes.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc_or_Darwin_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return written < 0 ? String(cString: strerror(errno)) : "the write made no progress"
+            }
+        }
+        return nil
+    }
+    if let failure { throw RecordError(failure) }
 }
 
 @inline(__always)
