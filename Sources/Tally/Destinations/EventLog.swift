@@ -95,12 +95,35 @@ public final class EventLog: Sendable {
     // MARK: Accounting for "nothing else"
 
     /// Marks the envelopes at `indices` as accounted for by an expectation.
-    package func claim(_ indices: some Sequence<Int>) {
+    package func claim(_ indices: [Int]) {
+        claiming { claimed in
+            for index in indices where index < claimed.count { claimed[index] = true }
+        }
+    }
+
+    /// Marks the envelopes in `indices` as accounted for by an expectation.
+    package func claim(_ indices: Range<Int>) {
+        claiming { claimed in
+            for index in indices.clamped(to: 0..<claimed.count) { claimed[index] = true }
+        }
+    }
+
+    /// Marks the envelope at `index` as accounted for by an expectation.
+    package func claim(_ index: Int) {
+        claiming { claimed in
+            if claimed.indices.contains(index) { claimed[index] = true }
+        }
+    }
+
+    /// Runs `mark` on the claimed flags, one for each envelope. Concrete rather than generic over the
+    /// indices: this module is not specialized for its callers, and an unspecialized sequence costs an
+    /// allocation per index.
+    private func claiming(_ mark: (inout [Bool]) -> Void) {
         state.withLock { state in
             if state.claimed.count < state.envelopes.count {
                 state.claimed.append(contentsOf: repeatElement(false, count: state.envelopes.count - state.claimed.count))
             }
-            for index in indices where index < state.envelopes.count { state.claimed[index] = true }
+            mark(&state.claimed)
         }
     }
 

@@ -48,7 +48,7 @@ extension EventRecording {
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(CollectionOfOne(chosen))
+        log.claim(chosen)
         return true
     }
 
