@@ -61,7 +61,7 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
     }
 
     final class Storage: Sendable {
-        let log = EventLog()
+        let log = EventLog(stampedAnonymousId: "spy")
         let resets = Locked(0)
         let source: String
         let now: @Sendable () -> Date
@@ -73,23 +73,10 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
 
         func record(_ event: Event) {
             let timestamp = now()
-            guard let run = RunRecording.shared else {
-                log.append { position in Self.envelope(event, position: position, timestamp: timestamp) }
-                return
+            let position = log.append(event, stampedAt: timestamp)
+            if let run = RunRecording.shared {
+                run.append(log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source)
             }
-            var recorded: Envelope?
-            log.append { position in
-                let envelope = Self.envelope(event, position: position, timestamp: timestamp)
-                recorded = envelope
-                return envelope
-            }
-            if let recorded { run.append(recorded, source: source) }
-        }
-
-        static func envelope(_ event: Event, position: Int, timestamp: Date) -> Envelope {
-            Envelope(
-                event: event, messageId: MessageID(prefix: 0, sequence: UInt64(position)), timestamp: timestamp,
-                anonymousId: "spy")
         }
     }
 }

@@ -1,67 +1,155 @@
+import Foundation
+
 /// A thread-safe, ordered list of envelopes that can be watched: the storage behind
 /// ``InMemoryDestination``, and behind TallyTesting's spies and recordings.
 ///
 /// Any thread may append and read at any time. Watchers registered with ``watch(_:)`` are told after each
 /// change, which lets tests wait for events without polling.
 public final class EventLog: Sendable {
+    // The envelopes are stored by column: events apart from the rest, so expectations scan a compact
+    // array of events, and a spy, which stamps nothing but a time, stores 40 bytes per event instead of a
+    // whole envelope.
     private struct State {
-        var envelopes: [Envelope] = []
+        var events: [Event] = []
+        var timestamps: [Date] = []
+        /// The rest of each envelope, or empty while every envelope so far was appended with
+        /// ``EventLog/append(_:stampedAt:)`` (whose rest follows from its position).
+        var details: [Details] = []
         var claimed: [Bool] = []
         var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
         var nextWatcher: UInt64 = 0
     }
 
+    /// An envelope without its event and timestamp.
+    private struct Details {
+        var messageId: MessageID
+        var userId: String?
+        var anonymousId: String
+        var context: [String: PropertyValue]
+        var destinations: Set<String>?
+
+        init(_ envelope: Envelope) {
+            messageId = envelope.messageId
+            userId = envelope.userId
+            anonymousId = envelope.anonymousId
+            context = envelope.context
+            destinations = envelope.destinations
+        }
+    }
+
     private let state = Locked(State())
+    private let stampedAnonymousId: String
 
     /// Creates an empty log.
-    public init() {}
+    public init() {
+        stampedAnonymousId = ""
+    }
+
+    /// Creates an empty log whose envelopes appended with ``append(_:stampedAt:)`` carry `anonymousId`.
+    package init(stampedAnonymousId: String) {
+        self.stampedAnonymousId = stampedAnonymousId
+    }
 
     /// Appends an envelope and tells the watchers.
     public func append(_ envelope: Envelope) {
         let (count, watchers) = state.withLock { state in
-            state.envelopes.append(envelope)
-            return (state.envelopes.count, state.watchers.isEmpty ? nil : state.watchers)
+            fillDetails(&state)
+            state.events.append(envelope.event)
+            state.timestamps.append(envelope.timestamp)
+            state.details.append(Details(envelope))
+            return (state.events.count, state.watchers.isEmpty ? nil : state.watchers)
         }
         if let watchers { notify(watchers, count: count) }
     }
 
-    /// Appends the envelope `make` builds from its one-based position in the log, under the log's lock, so
-    /// positions and order agree without a second lock.
-    package func append(making make: (Int) -> Envelope) {
+    /// Appends `event` stamped with only a time, and tells the watchers. Its envelope is
+    /// ``stampedEnvelope(_:position:timestamp:)``: the message id is its one-based position in the log, the
+    /// anonymous id the log's, and nothing else is set.
+    ///
+    /// - Returns: the envelope's position.
+    @discardableResult
+    package func append(_ event: Event, stampedAt timestamp: Date) -> Int {
         let (count, watchers) = state.withLock { state in
-            state.envelopes.append(make(state.envelopes.count + 1))
-            return (state.envelopes.count, state.watchers.isEmpty ? nil : state.watchers)
+            state.events.append(event)
+            state.timestamps.append(timestamp)
+            if !state.details.isEmpty {
+                state.details.append(Details(stampedEnvelope(event, position: state.events.count, timestamp: timestamp)))
+            }
+            return (state.events.count, state.watchers.isEmpty ? nil : state.watchers)
         }
         if let watchers { notify(watchers, count: count) }
+        return count
+    }
+
+    /// The envelope of an event appended with ``append(_:stampedAt:)`` at `position`.
+    package func stampedEnvelope(_ event: Event, position: Int, timestamp: Date) -> Envelope {
+        Envelope(
+            event: event, messageId: MessageID(prefix: 0, sequence: UInt64(position)), timestamp: timestamp,
+            anonymousId: stampedAnonymousId)
     }
 
     /// Appends several envelopes at once and tells the watchers once.
     public func append(contentsOf envelopes: some Sequence<Envelope>) {
         let (count, watchers) = state.withLock { state in
-            state.envelopes.append(contentsOf: envelopes)
-            return (state.envelopes.count, state.watchers)
+            fillDetails(&state)
+            for envelope in envelopes {
+                state.events.append(envelope.event)
+                state.timestamps.append(envelope.timestamp)
+                state.details.append(Details(envelope))
+            }
+            return (state.events.count, state.watchers)
         }
         notify(watchers, count: count)
     }
 
+    /// Gives the stamped envelopes so far their details, before an envelope with details of its own joins
+    /// them.
+    private func fillDetails(_ state: inout State) {
+        guard state.details.count < state.events.count else { return }
+        state.details.reserveCapacity(state.events.count + 1)
+        for position in state.details.count..<state.events.count {
+            state.details.append(
+                Details(stampedEnvelope(state.events[position], position: position + 1, timestamp: state.timestamps[position])))
+        }
+    }
+
     /// Everything appended, in order.
-    public var envelopes: [Envelope] { state.withLock { $0.envelopes } }
+    public var envelopes: [Envelope] { envelopes(from: 0) }
 
     /// What the app said, in order.
-    public var events: [Event] { state.withLock { $0.envelopes.map(\.event) } }
+    public var events: [Event] { state.withLock { $0.events } }
 
     /// How many envelopes the log holds.
-    public var count: Int { state.withLock { $0.envelopes.count } }
+    public var count: Int { state.withLock { $0.events.count } }
 
     /// Envelopes from `index` on: what arrived since a count was taken.
     public func envelopes(from index: Int) -> [Envelope] {
-        state.withLock { Array($0.envelopes[min(max(0, index), $0.envelopes.count)...]) }
+        let (events, timestamps, details, start) = state.withLock { state in
+            (state.events, state.timestamps, state.details, min(max(0, index), state.events.count))
+        }
+        return (start..<events.count).map { position in
+            guard position < details.count else {
+                return stampedEnvelope(events[position], position: position + 1, timestamp: timestamps[position])
+            }
+            let rest = details[position]
+            return Envelope(
+                event: events[position], messageId: rest.messageId, timestamp: timestamps[position],
+                userId: rest.userId, anonymousId: rest.anonymousId, context: rest.context,
+                destinations: rest.destinations)
+        }
+    }
+
+    /// Events from `index` on: what the app said since a count was taken.
+    package func events(from index: Int) -> ArraySlice<Event> {
+        state.withLock { $0.events[min(max(0, index), $0.events.count)...] }
     }
 
     /// Forgets every envelope (and which ones expectations have accounted for) and tells the watchers.
     public func clear() {
         let watchers = state.withLock { state in
-            state.envelopes.removeAll()
+            state.events.removeAll()
+            state.timestamps.removeAll()
+            state.details.removeAll()
             state.claimed.removeAll()
             return state.watchers
         }
@@ -77,7 +165,7 @@ public final class EventLog: Sendable {
         let (token, count) = state.withLock { state in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = watcher
-            return (state.nextWatcher, state.envelopes.count)
+            return (state.nextWatcher, state.events.count)
         }
         if watcher(count) { unwatch(token) }
         return token
@@ -120,16 +208,16 @@ public final class EventLog: Sendable {
     /// allocation per index.
     private func claiming(_ mark: (inout [Bool]) -> Void) {
         state.withLock { state in
-            if state.claimed.count < state.envelopes.count {
-                state.claimed.append(contentsOf: repeatElement(false, count: state.envelopes.count - state.claimed.count))
+            if state.claimed.count < state.events.count {
+                state.claimed.append(contentsOf: repeatElement(false, count: state.events.count - state.claimed.count))
             }
             mark(&state.claimed)
         }
     }
 
-    /// Every envelope and, by index, whether an expectation has accounted for it (indices past the end of
+    /// Every event and, by index, whether an expectation has accounted for it (indices past the end of
     /// `claimed` are not). Cheap: both arrays are shared, not copied.
-    package var snapshot: (envelopes: [Envelope], claimed: [Bool]) {
-        state.withLock { ($0.envelopes, $0.claimed) }
+    package var snapshot: (events: [Event], claimed: [Bool]) {
+        state.withLock { ($0.events, $0.claimed) }
     }
 }

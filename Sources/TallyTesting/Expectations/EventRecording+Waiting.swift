@@ -133,10 +133,10 @@ final class Scan: Sendable {
         state.withLock { state in
             // A cleared log starts over.
             if log.count < state.scanned { state = (0, 0, nil) }
-            let fresh = log.envelopes(from: state.scanned)
-            for envelope in fresh where matcher.matches(envelope.event) {
+            let fresh = log.events(from: state.scanned)
+            for event in fresh where matcher.matches(event) {
                 state.matches += 1
-                if state.first == nil { state.first = envelope.event }
+                if state.first == nil { state.first = event }
             }
             state.scanned += fresh.count
             return state.matches >= wanted

@@ -8,32 +8,32 @@ import Tally
 /// Taking one costs two array references, not a copy of the events, so an expectation over 100,000 events
 /// spends its time comparing them.
 struct Snapshot {
-    let envelopes: [Envelope]
+    let events: [Event]
     let claimed: [Bool]
     /// The first index in scope.
     let start: Int
 
     init(_ log: EventLog) {
-        (envelopes, claimed) = log.snapshot
-        start = min(ExpectationScope.start, envelopes.count)
+        (events, claimed) = log.snapshot
+        start = min(ExpectationScope.start, events.count)
     }
 
-    var indices: Range<Int> { start..<envelopes.count }
+    var indices: Range<Int> { start..<events.count }
     var count: Int { indices.count }
 
-    func event(at index: Int) -> Event { envelopes[index].event }
+    func event(at index: Int) -> Event { events[index] }
     func isClaimed(_ index: Int) -> Bool { index < claimed.count && claimed[index] }
 
     /// The indices in scope whose event matches, in order.
     func matching(_ matcher: EventMatcher) -> [Int] {
-        indices.filter { matcher.matches(envelopes[$0].event) }
+        indices.filter { matcher.matches(events[$0]) }
     }
 
     /// The first index whose event matches, and the first of those no expectation accounted for yet.
     func firstMatches(_ matcher: EventMatcher) -> (any: Int?, unclaimed: Int?) {
         let parts = inParts { range -> (any: Int?, unclaimed: Int?) in
             var found: (any: Int?, unclaimed: Int?) = (nil, nil)
-            for index in range where matcher.matches(envelopes[index].event) {
+            for index in range where matcher.matches(events[index]) {
                 if found.any == nil { found.any = index }
                 if !isClaimed(index) {
                     found.unclaimed = index
@@ -61,5 +61,5 @@ struct Snapshot {
     }
 
     /// The events in scope with their indices, for failure messages.
-    var listing: [(index: Int, event: Event)] { indices.map { ($0, envelopes[$0].event) } }
+    var listing: [(index: Int, event: Event)] { indices.map { ($0, events[$0]) } }
 }
