@@ -42,7 +42,13 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
 
     /// Matches only an event equal to `event`: same kind, name and properties.
     public static func event(_ event: Event) -> EventMatcher {
-        EventMatcher(event.description, template: event) { $0 == event }
+        let summary = PropertySummary(event.properties)
+        return EventMatcher(event.description, template: event) { recorded in
+            // The summary first: over a large recording it rejects most events without a dictionary lookup.
+            recorded.kind == event.kind && recorded.name == event.name
+                && recorded.properties.count == event.properties.count
+                && summary.mayEqual(recorded.properties) && recorded.properties == event.properties
+        }
     }
 
     /// Matches events with this name, of any kind unless `kind` is given.

@@ -1,0 +1,99 @@
+import Tally
+import TallyTesting
+import Testing
+
+/// `.event(_:)` rejects most events by a summary of their values before comparing them in full (see
+/// PropertySummary); it must still agree with `==` on every pair.
+struct EventMatcherEqualityTests {
+    @Test func valuesEqualUnderEqualityMatchEvenWithDifferentBits() {
+        // "é" as one scalar and as "e" plus a combining accent are equal strings with different bytes;
+        // -0.0 equals 0.0 with a different bit pattern.
+        let recorded = Event("e", ["text": "caf\u{E9}", "zero": .double(-0.0)])
+        let expected = Event("e", ["text": "cafe\u{301}", "zero": .double(0.0)])
+        #expect(recorded == expected)
+        #expect(EventMatcher.event(expected).matches(recorded))
+        // A key can be ASCII in one event and not in the other: the Kelvin sign is canonically "K".
+        let kelvin = Event("e", ["\u{212A}": 1])
+        #expect(kelvin == Event("e", ["K": 1]))
+        #expect(EventMatcher.event(Event("e", ["K": 1])).matches(kelvin))
+        #expect(EventMatcher.event(kelvin).matches(Event("e", ["K": 1])))
+    }
+
+    @Test func theSameValuesUnderOtherKeysDoNotMatch() {
+        let matcher = EventMatcher.event(Event("e", ["a": 1, "b": "x"]))
+        #expect(!matcher.matches(Event("e", ["a": "x", "b": 1])))
+        #expect(!matcher.matches(Event("e", ["a": 1, "c": "x"])))
+        #expect(matcher.matches(Event("e", ["b": "x", "a": 1])))
+    }
+
+    @Test func kindsOfValueAreNotConfused() {
+        #expect(!EventMatcher.event(Event("e", ["n": .int(1)])).matches(Event("e", ["n": .double(1)])))
+        #expect(!EventMatcher.event(Event("e", ["l": [1, 2]])).matches(Event("e", ["l": [2, 3]])))
+        #expect(!EventMatcher.event(Event("e", ["o": ["k": 1]])).matches(Event("e", ["o": ["k": 2]])))
+        #expect(!EventMatcher.event(Event("e", ["s": "a"])).matches(Event("e", ["s": "b"])))
+        #expect(!EventMatcher.event(Event("e")).matches(Event.screen("e")))
+    }
+
+    @Test func agreesWithEqualityOnManyGeneratedPairs() {
+        var generator = SplitMix(seed: 2026)
+        func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
+        let values: [PropertyValue] = [
+            .int(0), .int(1), .double(0), .double(-0.0), .double(1), .bool(true), .bool(false), "a", "b",
+            "caf\u{E9}", "cafe\u{301}", .null, [1], [1, 2], ["k": 1], ["k": 2],
+        ]
+        let keys = ["a", "b", "K", "\u{212A}"]
+        // Equal under `==` but spelled differently.
+        // (Not dictionaries: their keys would be equal.)
+        func alias(_ value: PropertyValue) -> PropertyValue {
+            switch value {
+            case .double(let double) where double == 0: .double(double.sign == .minus ? 0.0 : -0.0)
+            case .string(let string) where string == "caf\u{E9}":
+                string.unicodeScalars.count == 4 ? "cafe\u{301}" : "caf\u{E9}"
+            default: value
+            }
+        }
+        func alias(_ key: String) -> String {
+            key.unicodeScalars.first == "K" ? "\u{212A}" : key.unicodeScalars.first == "\u{212A}" ? "K" : key
+        }
+        func properties() -> [String: PropertyValue] {
+            var result: [String: PropertyValue] = [:]
+            for key in keys where generator.next() % 2 == 0 { result[key] = pick(values) }
+            return result
+        }
+        var equalPairs = 0
+        for _ in 0..<20_000 {
+            let expected = properties()
+            var recorded: [String: PropertyValue]
+            switch generator.next() % 3 {
+            case 0: recorded = properties()
+            case 1:  // the same properties, respelled
+                recorded = [:]
+                for (key, value) in expected {
+                    let respell = generator.next() % 2 == 0
+                    recorded[respell ? alias(key) : key] = respell ? alias(value) : value
+                }
+            default:  // respelled, then one value changed
+                recorded = [:]
+                for (key, value) in expected { recorded[alias(key)] = alias(value) }
+                if let key = recorded.keys.first { recorded[key] = pick(values) }
+            }
+            let equal = Event("e", expected) == Event("e", recorded)
+            if equal { equalPairs += 1 }
+            #expect(EventMatcher.event(Event("e", expected)).matches(Event("e", recorded)) == equal, "\(expected) vs \(recorded)")
+        }
+        #expect(equalPairs > 5_000)  // about a third of the pairs are equal, most of them respelled
+    }
+}
+
+/// A small seeded generator, so the generated pairs are the same on every run.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
