@@ -84,6 +84,31 @@ let benchmarks: @Sendable () -> Void = {
         return spy
     }
 
+    // Expecting an event first compares a summary of the property values, which rejects the events above
+    // without hashing a key. Here every event has the same values and differs only in the name of one key,
+    // so the summary rejects nothing and each comparison is a full dictionary comparison, as in `contains`.
+    Benchmark(
+        "Reference: contains(_:) over 100,000 events differing only in a key", configuration: expectationConfiguration
+    ) { benchmark, events in
+        let target = eventWithKey(99_999)
+        benchmark.startMeasurement()
+        blackHole(events.contains(target))
+    } setup: {
+        (0..<100_000).map(eventWithKey)
+    }
+
+    Benchmark(
+        "expectTracked over 100,000 events differing only in a key", configuration: expectationConfiguration
+    ) { (benchmark: Benchmark, spy: AnalyticsSpy) in
+        let target = eventWithKey(99_999)
+        benchmark.startMeasurement()
+        blackHole(spy.expectTracked(target))
+    } setup: {
+        let spy = AnalyticsSpy()
+        for index in 0..<100_000 { spy.track(eventWithKey(index)) }
+        return spy
+    }
+
     Benchmark("expectCount(_:of:) over 100,000 recorded events", configuration: expectationConfiguration) {
         (benchmark: Benchmark, spy: AnalyticsSpy) in
         benchmark.startMeasurement()
@@ -93,6 +118,13 @@ let benchmarks: @Sendable () -> Void = {
         for index in 0..<100_000 { spy.track(SampleEvent.menuItemOrdered(index)) }
         return spy
     }
+}
+
+/// The sample event's values with the last one under a key of its own, such as `note_42`.
+func eventWithKey(_ index: Int) -> Event {
+    Event(
+        SampleEvent.name,
+        ["item_name": "Pizza", "quantity": 1, "price": 9.5, "is_vegetarian": true, "note_\(index)": "mains"])
 }
 
 /// A hand-written, thread-safe spy: a lock and an array.
