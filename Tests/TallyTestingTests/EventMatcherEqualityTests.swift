@@ -79,7 +79,9 @@ struct EventMatcherEqualityTests {
             }
             let equal = Event("e", expected) == Event("e", recorded)
             if equal { equalPairs += 1 }
-            #expect(EventMatcher.event(Event("e", expected)).matches(Event("e", recorded)) == equal, "\(expected) vs \(recorded)")
+            #expect(
+                EventMatcher.event(Event("e", expected)).matches(Event("e", recorded)) == equal,
+                "\(expected) vs \(recorded)")
         }
         #expect(equalPairs > 5_000)  // about a third of the pairs are equal, most of them respelled
     }

@@ -15,7 +15,9 @@ struct EventLogTests {
     }
 
     func stamped(_ name: String, position: Int) -> Envelope {
-        Envelope(event: Event(name), messageId: MessageID(prefix: 0, sequence: UInt64(position)), timestamp: time, anonymousId: "spy")
+        Envelope(
+            event: Event(name), messageId: MessageID(prefix: 0, sequence: UInt64(position)), timestamp: time,
+            anonymousId: "spy")
     }
 
     @Test func fullEnvelopesComeBackWhole() {
@@ -43,7 +45,9 @@ struct EventLogTests {
         log.append(full("b", sequence: 9))
         log.append(Event("c"), stampedAt: time)
         log.append(contentsOf: [full("d", sequence: 10)])
-        let expected = [stamped("a", position: 1), full("b", sequence: 9), stamped("c", position: 3), full("d", sequence: 10)]
+        let expected = [
+            stamped("a", position: 1), full("b", sequence: 9), stamped("c", position: 3), full("d", sequence: 10),
+        ]
         #expect(log.envelopes == expected)
         #expect(log.envelopes(from: 2) == Array(expected[2...]))
         #expect(Array(log.events(from: 3)) == [expected[3].event])

@@ -73,7 +73,8 @@ public final class EventLog: Sendable {
             state.events.append(event)
             state.timestamps.append(timestamp)
             if !state.details.isEmpty {
-                state.details.append(Details(stampedEnvelope(event, position: state.events.count, timestamp: timestamp)))
+                state.details.append(
+                    Details(stampedEnvelope(event, position: state.events.count, timestamp: timestamp)))
             }
             return (state.events.count, state.watchers.isEmpty ? nil : state.watchers)
         }
@@ -109,7 +110,9 @@ public final class EventLog: Sendable {
         state.details.reserveCapacity(state.events.count + 1)
         for position in state.details.count..<state.events.count {
             state.details.append(
-                Details(stampedEnvelope(state.events[position], position: position + 1, timestamp: state.timestamps[position])))
+                Details(
+                    stampedEnvelope(
+                        state.events[position], position: position + 1, timestamp: state.timestamps[position])))
         }
     }
 
