@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import Testing
 
@@ -47,11 +48,11 @@ struct AnalyticsSpyTests {
 
 /// CI runs this suite under ThreadSanitizer (`--filter Concurrency`).
 struct SpyConcurrencyTests {
-    @Test func eightThreadsRecordingTwoHundredThousandEventsEachGiveExactCounts() {
+    @Test func eightThreadsRecordingTwoHundredThousandEventsEachGiveExactCounts() async {
         let spy = AnalyticsSpy()
         let threads = 8
         let perThread = 200_000
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        await onNewThreads(threads) { thread in
             for index in 0..<perThread {
                 spy.track("e", ["thread": .int(thread), "index": .int(index)])
             }

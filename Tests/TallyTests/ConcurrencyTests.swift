@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import Testing
 
 /// Many threads tracking at once. CI also runs this suite under ThreadSanitizer
@@ -43,14 +44,9 @@ struct ClientConcurrencyTests {
                 buffering: Buffering(capacity: 50_000, whenFull: .block),
                 destinationBuffering: Buffering(capacity: 50_000, whenFull: .block)))
 
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                    for index in 0..<perThread {
-                        analytics.track("stress", ["thread": .int(thread), "index": .int(index)])
-                    }
-                }
-                done.resume()
+        await onNewThreads(threads) { thread in
+            for index in 0..<perThread {
+                analytics.track("stress", ["thread": .int(thread), "index": .int(index)])
             }
         }
         await analytics.flush()

@@ -1,28 +1,16 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import Testing
 
 /// Runs under ThreadSanitizer in CI (`swift test --sanitize=thread --filter Concurrency`).
 @Suite struct CallRecorderConcurrencyTests {
-    /// Starts `count` threads running `body(thread)` and returns when all have finished.
-    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-        let group = DispatchGroup()
-        for thread in 0..<count {
-            group.enter()
-            Thread {
-                body(thread)
-                group.leave()
-            }.start()
-        }
-        group.wait()
-    }
-
-    @Test func eightThreadsRecordingTwoHundredThousandCallsEachLoseNothing() throws {
+    @Test func eightThreadsRecordingTwoHundredThousandCallsEachLoseNothing() async throws {
         let threads = 8
         let callsPerThread = 200_000
         let calls = CallRecorder()
-        onThreads(threads) { thread in
+        await onNewThreads(threads) { thread in
             for index in 0..<callsPerThread {
                 calls.record("tick(thread:index:)", arguments: thread, index)
             }
@@ -52,11 +40,11 @@ import Testing
         #expect(next == [Int](repeating: callsPerThread, count: threads))
     }
 
-    @Test func stubbingReadingAndExpectingWhileOtherThreadsRecord() {
+    @Test func stubbingReadingAndExpectingWhileOtherThreadsRecord() async {
         let calls = CallRecorder(mode: .relaxed)
         let unexpected = CallRecordingFixtures.LockedIssues()
         let perThread = 5_000
-        onThreads(6) { thread in
+        await onNewThreads(6) { thread in
             switch thread {
             case 0..<3:
                 for index in 0..<perThread {
