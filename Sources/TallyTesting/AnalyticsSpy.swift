@@ -25,7 +25,8 @@ import Tally
 public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
     private let storage: Storage
 
-    /// The recorded events with the envelope the spy stamped on them.
+    /// The recorded events. The spy stamps each with only a time; its envelope's message id is its
+    /// position, its anonymous id `spy`.
     public var log: EventLog { storage.log }
 
     /// Creates an empty spy.

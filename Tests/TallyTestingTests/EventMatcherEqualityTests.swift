@@ -37,24 +37,16 @@ struct EventMatcherEqualityTests {
     @Test func agreesWithEqualityOnManyGeneratedPairs() {
         var generator = SplitMix(seed: 2026)
         func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
-        let values: [PropertyValue] = [
-            .int(0), .int(1), .double(0), .double(-0.0), .double(1), .bool(true), .bool(false), "a", "b",
-            "caf\u{E9}", "cafe\u{301}", .null, [1], [1, 2], ["k": 1], ["k": 2],
+        // Keys and strings of 0 to 17 bytes, across the summary's 8-byte words, some with a "K" or an "é"
+        // that `respell` writes another way.
+        let strings = [
+            "", "a", "K", "caf\u{E9}", "12345678", "123456789", "Pizza Margherita", "Pizza Margheritas",
+            "Pizza Marinara K", "Pizza caf\u{E9}",
         ]
-        let keys = ["a", "b", "K", "\u{212A}"]
-        // Equal under `==` but spelled differently.
-        // (Not dictionaries: their keys would be equal.)
-        func alias(_ value: PropertyValue) -> PropertyValue {
-            switch value {
-            case .double(let double) where double == 0: .double(double.sign == .minus ? 0.0 : -0.0)
-            case .string(let string) where string == "caf\u{E9}":
-                string.unicodeScalars.count == 4 ? "cafe\u{301}" : "caf\u{E9}"
-            default: value
-            }
-        }
-        func alias(_ key: String) -> String {
-            key.unicodeScalars.first == "K" ? "\u{212A}" : key.unicodeScalars.first == "\u{212A}" ? "K" : key
-        }
+        let values: [PropertyValue] =
+            [.int(0), .int(1), .double(0), .double(-0.0), .double(1), .bool(true), .bool(false), .null]
+            + [[1], [1, 2], ["k": 1], ["k": 2]] + strings.map { .string($0) }
+        let keys = ["a", "K", "item_nam", "item_name", "category_of_item", "category_of_items", "Kind_of_caf\u{E9}"]
         func properties() -> [String: PropertyValue] {
             var result: [String: PropertyValue] = [:]
             for key in keys where generator.next() % 2 == 0 { result[key] = pick(values) }
@@ -63,18 +55,16 @@ struct EventMatcherEqualityTests {
         var equalPairs = 0
         for _ in 0..<20_000 {
             let expected = properties()
-            var recorded: [String: PropertyValue]
+            var recorded: [String: PropertyValue] = [:]
             switch generator.next() % 3 {
             case 0: recorded = properties()
-            case 1:  // the same properties, respelled
-                recorded = [:]
+            case 1:  // the same properties, some respelled
                 for (key, value) in expected {
-                    let respell = generator.next() % 2 == 0
-                    recorded[respell ? alias(key) : key] = respell ? alias(value) : value
+                    let other = generator.next() % 2 == 0
+                    recorded[other ? respell(key) : key] = other ? respell(value) : value
                 }
             default:  // respelled, then one value changed
-                recorded = [:]
-                for (key, value) in expected { recorded[alias(key)] = alias(value) }
+                for (key, value) in expected { recorded[respell(key)] = respell(value) }
                 if let key = recorded.keys.first { recorded[key] = pick(values) }
             }
             let equal = Event("e", expected) == Event("e", recorded)
@@ -84,6 +74,30 @@ struct EventMatcherEqualityTests {
                 "\(expected) vs \(recorded)")
         }
         #expect(equalPairs > 5_000)  // about a third of the pairs are equal, most of them respelled
+    }
+}
+
+/// An equal string spelled differently, in new storage: the Kelvin sign for "K" and back, "e" with a
+/// combining accent for "é".
+func respell(_ string: String) -> String {
+    var result = String.UnicodeScalarView()
+    for scalar in string.unicodeScalars {
+        switch scalar {
+        case "K": result.append("\u{212A}")
+        case "\u{212A}": result.append("K")
+        case "\u{E9}": result.append(contentsOf: "e\u{301}".unicodeScalars)
+        default: result.append(scalar)
+        }
+    }
+    return String(result)
+}
+
+/// An equal value spelled differently: strings respelled, `-0.0` for `0.0` and back.
+func respell(_ value: PropertyValue) -> PropertyValue {
+    switch value {
+    case .string(let string): .string(respell(string))
+    case .double(let double) where double == 0: .double(double.sign == .minus ? 0.0 : -0.0)
+    default: value
     }
 }
 

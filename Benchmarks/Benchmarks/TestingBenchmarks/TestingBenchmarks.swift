@@ -84,29 +84,33 @@ let benchmarks: @Sendable () -> Void = {
         return spy
     }
 
-    // Expecting an event first compares a summary of the property values, which rejects the events above
-    // without hashing a key. Here every event has the same values and differs only in the name of one key,
-    // so the summary rejects nothing and each comparison is a full dictionary comparison, as in `contains`.
-    Benchmark(
-        "Reference: contains(_:) over 100,000 events differing only in a key", configuration: expectationConfiguration
-    ) { benchmark, events in
-        let target = eventWithKey(99_999)
-        benchmark.startMeasurement()
-        blackHole(events.contains(target))
-    } setup: {
-        (0..<100_000).map(eventWithKey)
-    }
+    // Expecting an event first compares a summary of the numbers in the properties, then a hash of the
+    // keys and string values when they are ASCII, and compares dictionaries only when both agree. Two more
+    // recordings of 100,000 events with equal numbers: in one each event has a key of its own (the second
+    // summary rejects them), in the other a non-ASCII string of its own, which no summary can read (equal
+    // strings may differ in bytes), so every comparison is a full dictionary comparison.
+    for (label, make) in [("only in a key", eventWithKey), ("only in a non-ASCII string", eventWithAccent)] {
+        Benchmark(
+            "Reference: contains(_:) over 100,000 events differing \(label)", configuration: expectationConfiguration
+        ) { benchmark, events in
+            let target = make(99_999)
+            benchmark.startMeasurement()
+            blackHole(events.contains(target))
+        } setup: {
+            (0..<100_000).map(make)
+        }
 
-    Benchmark(
-        "expectTracked over 100,000 events differing only in a key", configuration: expectationConfiguration
-    ) { (benchmark: Benchmark, spy: AnalyticsSpy) in
-        let target = eventWithKey(99_999)
-        benchmark.startMeasurement()
-        blackHole(spy.expectTracked(target))
-    } setup: {
-        let spy = AnalyticsSpy()
-        for index in 0..<100_000 { spy.track(eventWithKey(index)) }
-        return spy
+        Benchmark(
+            "expectTracked over 100,000 events differing \(label)", configuration: expectationConfiguration
+        ) { (benchmark: Benchmark, spy: AnalyticsSpy) in
+            let target = make(99_999)
+            benchmark.startMeasurement()
+            blackHole(spy.expectTracked(target))
+        } setup: {
+            let spy = AnalyticsSpy()
+            for index in 0..<100_000 { spy.track(make(index)) }
+            return spy
+        }
     }
 
     Benchmark("expectCount(_:of:) over 100,000 recorded events", configuration: expectationConfiguration) {
@@ -121,10 +125,20 @@ let benchmarks: @Sendable () -> Void = {
 }
 
 /// The sample event's values with the last one under a key of its own, such as `note_42`.
-func eventWithKey(_ index: Int) -> Event {
+@Sendable func eventWithKey(_ index: Int) -> Event {
     Event(
         SampleEvent.name,
         ["item_name": "Pizza", "quantity": 1, "price": 9.5, "is_vegetarian": true, "note_\(index)": "mains"])
+}
+
+/// The sample event's values with an item name such as `Café 42`.
+@Sendable func eventWithAccent(_ index: Int) -> Event {
+    Event(
+        SampleEvent.name,
+        [
+            "item_name": .string("Caf\u{E9} \(index)"), "quantity": 1, "price": 9.5, "is_vegetarian": true,
+            "category": "mains",
+        ])
 }
 
 /// A hand-written, thread-safe spy: a lock and an array.

@@ -116,7 +116,8 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Everything appended, in order.
+    /// Everything appended, in order. The envelopes are assembled on each read (the log stores events
+    /// apart from the rest), so read this once rather than in a loop; ``events`` is a plain copy.
     public var envelopes: [Envelope] { envelopes(from: 0) }
 
     /// What the app said, in order.
@@ -143,8 +144,8 @@ public final class EventLog: Sendable {
     }
 
     /// Events from `index` on: what the app said since a count was taken.
-    package func events(from index: Int) -> ArraySlice<Event> {
-        state.withLock { $0.events[min(max(0, index), $0.events.count)...] }
+    package func events(from index: Int) -> [Event] {
+        state.withLock { Array($0.events[min(max(0, index), $0.events.count)...]) }
     }
 
     /// Forgets every envelope (and which ones expectations have accounted for) and tells the watchers.

@@ -30,7 +30,7 @@ public final class InMemoryDestination: Destination {
     /// that.
     public func reset() { counters.withLock { $0.resets += 1 } }
 
-    /// Everything received, with what the client added.
+    /// Everything received, with what the client added, assembled on each read (see `EventLog.envelopes`).
     public var envelopes: [Envelope] { log.envelopes }
 
     /// What the app said, in the order received.

@@ -9,7 +9,7 @@ extension EventRecording {
     public func events(during action: () throws -> Void) rethrows -> [Event] {
         let start = log.count
         try action()
-        return Array(log.events(from: start))
+        return log.events(from: start)
     }
 
     /// The events recorded while `action` runs. For a client and an in-memory destination, end `action`
@@ -17,7 +17,7 @@ extension EventRecording {
     public func events(during action: () async throws -> Void) async rethrows -> [Event] {
         let start = log.count
         try await action()
-        return Array(log.events(from: start))
+        return log.events(from: start)
     }
 
     /// Runs `action`, then checks `expectations` against only the events recorded while it ran: the

@@ -4,33 +4,33 @@ import Tally
 /// comparing them in full.
 ///
 /// Comparing two dictionaries with `==` hashes every key of one to find it in the other, which is most of
-/// the cost of an expectation over a large recording. The summary walks the dictionary once, in storage
-/// order, adding up a few bits of each value, then of each key. Equal dictionaries always pass
-/// ``mayEqual(_:)``, so failing it proves the dictionaries differ; passing it proves nothing and the full
-/// comparison follows.
+/// the cost of an expectation over a large recording. The summary adds up a few bits of each value in one
+/// walk over the dictionary, then, only when those agree, a hash of each key and string value in a
+/// second. Equal dictionaries always pass ``mayEqual(_:)``, so failing it proves the dictionaries differ;
+/// passing it proves nothing and the full comparison follows.
 ///
 /// For that promise the summary keeps only what `==` cannot tell apart. Strings are equal under Unicode
-/// canonical equivalence, so their bytes may differ: a string value contributes only its kind, and keys
-/// are summarised by their bytes only while every key is ASCII (an ASCII string equals another only when
-/// their bytes are the same). An integer contributes its bits, a double its bits with `-0.0` counted as
-/// `0.0`, a Boolean its value, an array or object its count.
+/// canonical equivalence, so equal strings may differ in bytes (the Kelvin sign equals "K"): keys and
+/// string values are hashed by their bytes only while every one of them is ASCII, where equal strings have
+/// equal bytes, and otherwise left out. An integer contributes its bits, a double its bits with `-0.0`
+/// counted as `0.0`, a Boolean its value, an array or object its count.
 struct PropertySummary: Sendable {
     private let values: UInt64
-    /// The keys' summary, or nil when a key is not ASCII.
-    private let keys: UInt64?
+    /// The keys' and string values' summary, or nil when one of them is not ASCII.
+    private let text: UInt64?
 
     /// Summarises the expected properties.
     init(_ properties: [String: PropertyValue]) {
         values = Self.valuesSummary(properties)
-        keys = Self.keysSummary(properties)
+        text = Self.textSummary(properties)
     }
 
-    /// False only when `properties` cannot equal the summarised dictionary. The keys are read only when
-    /// the values agree, so an event whose values differ costs one walk over its values.
+    /// False only when `properties` cannot equal the summarised dictionary. The text is read only when
+    /// the values agree, so an event whose numbers differ costs one walk over its values.
     func mayEqual(_ properties: [String: PropertyValue]) -> Bool {
         guard Self.valuesSummary(properties) == values else { return false }
-        guard let keys, let other = Self.keysSummary(properties) else { return true }
-        return keys == other
+        guard let text, let other = Self.textSummary(properties) else { return true }
+        return text == other
     }
 
     private static func valuesSummary(_ properties: [String: PropertyValue]) -> UInt64 {
@@ -39,11 +39,16 @@ struct PropertySummary: Sendable {
         return sum
     }
 
-    private static func keysSummary(_ properties: [String: PropertyValue]) -> UInt64? {
+    private static func textSummary(_ properties: [String: PropertyValue]) -> UInt64? {
         var sum: UInt64 = 0
-        for key in properties.keys {
-            guard let bits = asciiBits(of: key) else { return nil }
-            sum &+= bits
+        for (key, value) in properties {
+            guard let keyBits = asciiBits(of: key) else { return nil }
+            sum &+= keyBits
+            if case .string(let string) = value {
+                guard let stringBits = asciiBits(of: string) else { return nil }
+                // Spread apart from the keys, so a key and a value swapping places still differ.
+                sum &+= stringBits &* 0x9FB2_1C65_1E98_DF25
+            }
         }
         return sum
     }
