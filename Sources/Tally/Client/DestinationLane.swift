@@ -1,5 +1,25 @@
 import Foundation
 
+/// What a destination's queue holds. The worker boxes each event once in a ``Delivery`` that every lane
+/// shares, so handing it to several queues retains one object instead of copying every field of the
+/// envelope, on threads that would all touch the same reference counts.
+enum LaneItem {
+    case event(Delivery)
+    case flush(FlushBarrier)
+    case reset
+}
+
+/// An event ready for the destinations, with the sequence number it was stamped with.
+final class Delivery: Sendable {
+    let envelope: Envelope
+    let sequence: UInt64
+
+    init(_ envelope: Envelope, sequence: UInt64) {
+        self.envelope = envelope
+        self.sequence = sequence
+    }
+}
+
 /// One destination behind its own bounded queue and thread.
 ///
 /// `@unchecked Sendable`: the queue and counters are only touched with `monitor` held; `destination` is
@@ -14,7 +34,7 @@ final class DestinationLane: @unchecked Sendable {
 
     // Guarded by `monitor`.
     private let monitor = Monitor()
-    private var pending: [QueueItem] = []
+    private var pending: [LaneItem] = []
     private var pendingEvents = 0
     private var workerWaiting = false
     private var stopping = false
@@ -41,7 +61,7 @@ final class DestinationLane: @unchecked Sendable {
     ///
     /// When the whole batch fits, which is the rule when the destination keeps up, it is handed over
     /// without copying: swapped in when the queue is empty, appended in one go otherwise.
-    func enqueue(_ items: inout [QueueItem], events: Int, routedAway: Int) {
+    func enqueue(_ items: inout [LaneItem], events: Int, routedAway: Int) {
         guard !items.isEmpty || routedAway > 0 else { return }
         monitor.lock()
         stats.routedAway += routedAway
@@ -60,14 +80,14 @@ final class DestinationLane: @unchecked Sendable {
         var dropped = 0
         var firstDropped: String?
         for item in items {
-            if case .event(let envelope, _) = item {
+            if case .event(let delivery) = item {
                 while pendingEvents >= buffering.capacity && buffering.whenFull == .block && !stopping {
                     if workerWaiting { monitor.signal(.notEmpty) }
                     monitor.wait(.notFull)
                 }
                 if pendingEvents >= buffering.capacity {
                     dropped += 1
-                    if firstDropped == nil { firstDropped = envelope.event.name }
+                    if firstDropped == nil { firstDropped = delivery.envelope.event.name }
                     continue
                 }
                 pendingEvents += 1
@@ -108,7 +128,7 @@ final class DestinationLane: @unchecked Sendable {
 
     private func run() {
         Pipeline.markClientThread()
-        var batch: [QueueItem] = []
+        var batch: [LaneItem] = []
         while true {
             monitor.lock()
             while pending.isEmpty && !stopping {
@@ -131,29 +151,29 @@ final class DestinationLane: @unchecked Sendable {
         }
     }
 
-    private func deliver(_ batch: [QueueItem]) {
+    private func deliver(_ batch: [LaneItem]) {
         var tally = DestinationDiagnostics()
         for item in batch {
             switch item {
-            case .event(let envelope, let sequence):
-                guard consent.allows(sequence) else {
+            case .event(let delivery):
+                guard consent.allows(delivery.sequence) else {
                     tally.dropped[.optedOut, default: 0] += 1
                     continue
                 }
                 do {
-                    try destination.receive(envelope, context: context)
+                    try destination.receive(delivery.envelope, context: context)
                     tally.delivered += 1
                 } catch var problem as Problem {
                     tally.dropped[.rejected, default: 0] += 1
                     problem.outcome = .dropped
-                    if problem.eventName == nil { problem.eventName = envelope.event.name }
+                    if problem.eventName == nil { problem.eventName = delivery.envelope.event.name }
                     context.report(problem)
                 } catch {
                     tally.dropped[.failed, default: 0] += 1
                     context.report(
                         Problem(
                             .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                            eventName: envelope.event.name))
+                            eventName: delivery.envelope.event.name))
                 }
             case .flush(let barrier):
                 commit(&tally)

@@ -267,7 +267,7 @@ final class Pipeline: @unchecked Sendable {
         Self.markClientThread()
         var batch: [QueueItem] = []
         batch.reserveCapacity(min(buffering.capacity, 1024))
-        var laneBatches = [[QueueItem]](repeating: [], count: lanes.count)
+        var laneBatches = [[LaneItem]](repeating: [], count: lanes.count)
         while true {
             monitor.lock()
             while pending.isEmpty && !stopping {
@@ -292,21 +292,24 @@ final class Pipeline: @unchecked Sendable {
         for lane in lanes { lane.stop() }
     }
 
-    private func process(_ batch: [QueueItem], into laneBatches: inout [[QueueItem]]) {
+    private func process(_ batch: [QueueItem], into laneBatches: inout [[LaneItem]]) {
         var drops: [DropReason: Int] = [:]
         var routedAway = [Int](repeating: 0, count: lanes.count)
         var events = [Int](repeating: 0, count: lanes.count)
         for item in batch {
             switch item {
-            case .flush, .reset:
-                for index in lanes.indices { laneBatches[index].append(item) }
+            case .flush(let barrier):
+                for index in lanes.indices { laneBatches[index].append(.flush(barrier)) }
+            case .reset:
+                for index in lanes.indices { laneBatches[index].append(.reset) }
             case .event(let stamped, let sequence):
                 guard let envelope = prepare(stamped, drops: &drops) else { continue }
+                let delivery = Delivery(envelope, sequence: sequence)
                 for (index, lane) in lanes.enumerated() {
                     if let allowed = envelope.destinations, !allowed.contains(lane.name) {
                         routedAway[index] += 1
                     } else {
-                        laneBatches[index].append(.event(envelope, sequence: sequence))
+                        laneBatches[index].append(.event(delivery))
                         events[index] += 1
                     }
                 }
