@@ -39,16 +39,6 @@ final class EventLog: Sendable {
     func count(of event: String) -> Int { entries.filter { $0 == event }.count }
 }
 
-/// Runs `body` on `count` threads of the global queue at once and returns when all have finished.
-func onManyThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
-    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-        DispatchQueue.global().async {
-            DispatchQueue.concurrentPerform(iterations: count, execute: body)
-            done.resume()
-        }
-    }
-}
-
 /// Runs `body` on a global-queue thread and returns its value.
 func onAnotherThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in

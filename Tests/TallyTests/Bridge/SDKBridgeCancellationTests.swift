@@ -1,5 +1,6 @@
 import Dispatch
 import Tally
+import TallyTestSupport
 import Testing
 
 @Suite struct SDKBridgeCancellationTests {
@@ -88,7 +89,7 @@ import Testing
             }
             let completion = await completions.next()
             let answerWon = Locked(false)
-            await onManyThreads(2) { thread in
+            await onNewThreads(2) { thread in
                 if thread == 0 {
                     call.cancel()
                 } else if completion.succeed(round) {

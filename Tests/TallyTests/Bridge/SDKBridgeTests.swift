@@ -1,5 +1,6 @@
 import Dispatch
 import Tally
+import TallyTestSupport
 import Testing
 
 @Suite struct SDKBridgeTests {
@@ -55,7 +56,7 @@ import Testing
         let completion = await completions.next()
 
         let winners = Locked<[Int]>([])
-        await onManyThreads(8) { thread in
+        await onNewThreads(8) { thread in
             let won = thread.isMultiple(of: 2) ? completion.succeed(thread) : completion.fail(Offline(attempt: thread))
             if won { winners.withLock { $0.append(thread) } }
         }
