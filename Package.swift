@@ -22,8 +22,6 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        // Only the Notes example uses it, for the article's dependency-injection container.
-        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -49,15 +47,8 @@ let package = Package(
             name: "tally",
             dependencies: [
                 "Tally",
-                "TallyTesting",
                 "TallyPlan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `tally demo` runs every example scenario.
-                "NotesExample",
-                "LoginExample",
-                "MenuExample",
-                "FeedbackFormExample",
-                "PartnerMapLive",
             ]
         ),
         // Helpers shared by this repository's own tests; not a product.
@@ -101,97 +92,6 @@ let package = Package(
                 "TallyPlan",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
-        ),
-
-        // MARK: Examples: one folder per seed scenario, each with its simulated vendor SDK as its own module.
-
-        // Examples/Notes (seed 000): the adapter pattern around a Google SDK, registered in a DI container.
-        .target(name: "NotesGoogleSDK", path: "Examples/Notes/Sources/NotesGoogleSDK"),
-        .target(
-            name: "NotesExample",
-            dependencies: ["Tally", "NotesGoogleSDK", .product(name: "Swinject", package: "Swinject")],
-            path: "Examples/Notes/Sources/NotesExample"
-        ),
-        .testTarget(
-            name: "NotesExampleTests",
-            dependencies: [
-                "NotesExample", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Notes/Tests/NotesExampleTests"
-        ),
-
-        // Examples/Login (seed 002): unit tests with a spy, and the UI-test equivalent on a separate process.
-        .target(name: "LoginExample", dependencies: ["Tally"], path: "Examples/Login/Sources/LoginExample"),
-        .executableTarget(
-            name: "login-example",
-            dependencies: ["LoginExample", "Tally"],
-            path: "Examples/Login/Sources/login-example"
-        ),
-        .testTarget(
-            name: "LoginExampleTests",
-            dependencies: [
-                "LoginExample", "login-example", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Login/Tests/LoginExampleTests"
-        ),
-
-        // Examples/Menu (seed 003): TDD with a spy, and a one-to-one spy of the Hippo Analytics client.
-        .target(name: "HippoAnalytics", path: "Examples/Menu/Sources/HippoAnalytics"),
-        .target(
-            name: "MenuExample",
-            dependencies: ["Tally", "HippoAnalytics"],
-            path: "Examples/Menu/Sources/MenuExample"
-        ),
-        .testTarget(
-            name: "MenuExampleTests",
-            dependencies: [
-                "MenuExample", "HippoAnalytics", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Menu/Tests/MenuExampleTests"
-        ),
-
-        // Examples/FeedbackForm (seed 001): a static-delegate SDK wrapped on the SDKBridge, in two forms.
-        .target(name: "FeedbackThirdParty", path: "Examples/FeedbackForm/Sources/FeedbackThirdParty"),
-        .target(
-            name: "FeedbackFormExample",
-            dependencies: ["Tally", "FeedbackThirdParty"],
-            path: "Examples/FeedbackForm/Sources/FeedbackFormExample"
-        ),
-        .testTarget(
-            name: "FeedbackFormExampleTests",
-            dependencies: [
-                "FeedbackFormExample", "FeedbackThirdParty", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/FeedbackForm/Tests/FeedbackFormExampleTests"
-        ),
-
-        // Examples/PartnerMap (seed 004): a facade over a map SDK; the view model and its tests never see the SDK.
-        .target(name: "PartnerMapSDK", path: "Examples/PartnerMap/Sources/PartnerMapSDK"),
-        .target(name: "PartnerMapExample", dependencies: ["Tally"], path: "Examples/PartnerMap/Sources/PartnerMapExample"),
-        .target(
-            name: "PartnerMapLive",
-            dependencies: ["PartnerMapExample", "PartnerMapSDK", "Tally"],
-            path: "Examples/PartnerMap/Sources/PartnerMapLive"
-        ),
-        .testTarget(
-            name: "PartnerMapExampleTests",
-            dependencies: [
-                "PartnerMapExample", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/PartnerMap/Tests/PartnerMapExampleTests"
-        ),
-        .testTarget(
-            name: "PartnerMapLiveExampleTests",
-            dependencies: [
-                "PartnerMapLive", "PartnerMapExample", "PartnerMapSDK", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/PartnerMap/Tests/PartnerMapLiveExampleTests"
         ),
     ],
     swiftLanguageModes: [.v6]

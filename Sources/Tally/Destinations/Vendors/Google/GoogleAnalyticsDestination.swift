@@ -9,14 +9,14 @@
 /// | ``Event/Kind/track`` | `trackEvent(with: name, properties: properties)` |
 /// | ``Event/Kind/screen`` | `trackEvent(with: "screen_view", properties: properties + ["screen_name": name])`, Google Analytics' screen event |
 /// | ``Event/Kind/identify``, ``Event/Kind/group``, ``Event/Kind/alias`` | none: the event is dropped with a ``Problem`` (outcome ``Problem/Outcome/dropped``, counted as ``DropReason/rejected``), because the SDK has no call for users, groups or aliases |
-/// | ``Analytics/reset()`` | none: the SDK has no reset call, so the destination keeps the default ``Destination/reset()``, which does nothing |
+/// | ``AnalyticsClient/reset()`` | none: the SDK has no reset call, so the destination keeps the default ``Destination/reset()``, which does nothing |
 ///
 /// A `screen_name` property of a screen event is replaced by the screen's name, with a problem when they
 /// differed. To keep identify, group and alias events from reaching this destination at all, and so
 /// from being counted as rejected, route them elsewhere:
 ///
 /// ```swift
-/// let analytics = Analytics(
+/// let analytics = AnalyticsClient(
 ///     processors: [.route(kinds: [.identify, .group, .alias], to: ["firebase"])],
 ///     destinations: [GoogleAnalyticsDestination(adapter: googleSDK), firebase]
 /// )

@@ -9,7 +9,7 @@
 /// | ``Event/Kind/identify`` | `identify(userId: userId, traits: traits)` |
 /// | ``Event/Kind/group`` | `group(groupId: groupId, traits: traits)` |
 /// | ``Event/Kind/alias`` | `alias(newId: newId)`; Segment takes the previous id from its own state |
-/// | ``Analytics/reset()`` | `reset()`, through ``reset()`` |
+/// | ``AnalyticsClient/reset()`` | `reset()`, through ``reset()`` |
 ///
 /// Properties and traits are nil when there are none. A message larger than
 /// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
@@ -17,8 +17,7 @@
 /// ```swift
 /// extension Segment.Analytics: SegmentAdapter {}
 ///
-/// // Segment has an `Analytics` too: name Tally's with its module.
-/// let analytics = Tally.Analytics(destinations: [SegmentDestination(adapter: segment)])
+/// let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // segment.track(name: "menu_item_ordered", properties: ["item_name": "Pizza"])
 /// ```
@@ -42,7 +41,7 @@ public struct SegmentDestination: Destination {
     }
 
     /// Forgets the signed-in user: Segment's `reset()`, which clears the user id and traits and starts a
-    /// new anonymous id. The client calls it on ``Analytics/reset()``, after the events tracked before the
+    /// new anonymous id. The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the
     /// reset and before those tracked after it.
     public func reset() {
         box.adapter.reset()
@@ -65,9 +64,9 @@ public struct SegmentDestination: Destination {
         switch event.kind {
         case .track: adapter.track(name: event.name, properties: properties)
         case .screen: adapter.screen(title: event.name, category: nil, properties: properties)
-        case .identify: adapter.identify(userId: event.name, traits: properties)
-        case .group: adapter.group(groupId: event.name, traits: properties)
-        case .alias: adapter.alias(newId: event.name)
+        case .identify: adapter.identify(userId: event.userId ?? "", traits: properties)
+        case .group: adapter.group(groupId: event.groupId ?? "", traits: properties)
+        case .alias: adapter.alias(newId: event.userId ?? "")
         }
     }
 
@@ -84,13 +83,13 @@ public struct SegmentDestination: Destination {
             message["name"] = .string(event.name)
             message["properties"] = .object(event.properties)
         case .identify:
-            message["userId"] = .string(event.name)
+            message["userId"] = .string(event.userId ?? "")
             message["traits"] = .object(event.properties)
         case .group:
-            message["groupId"] = .string(event.name)
+            message["groupId"] = .string(event.groupId ?? "")
             message["traits"] = .object(event.properties)
         case .alias:
-            message["userId"] = .string(event.name)
+            message["userId"] = .string(event.userId ?? "")
             message["previousId"] = .string(envelope.distinctId)
         }
         var writer = JSONWriter()

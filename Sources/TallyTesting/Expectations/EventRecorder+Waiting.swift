@@ -3,7 +3,7 @@ import IssueReporting
 import Tally
 
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-extension EventRecording {
+extension EventRecorder {
     /// Waits until an event matching `matcher` is recorded, without polling: the recording wakes the
     /// waiter when the event arrives.
     ///

@@ -7,7 +7,7 @@ enum ExpectationScope {
     @TaskLocal static var start = 0
 }
 
-extension EventRecording {
+extension EventRecorder {
     /// Expects an event equal to `event` to have been recorded.
     ///
     /// ```swift

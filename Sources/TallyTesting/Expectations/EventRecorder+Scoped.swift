@@ -1,6 +1,6 @@
 import Tally
 
-extension EventRecording {
+extension EventRecorder {
     /// The events recorded while `action` runs.
     ///
     /// ```swift
