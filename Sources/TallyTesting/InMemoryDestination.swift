@@ -20,7 +20,8 @@ public final class InMemoryDestination: Destination {
 
     /// Creates an empty destination.
     ///
-    /// In exhaustive mode (`ExhaustiveTrait`, `withExhaustiveCheck`) it registers with the test's check:
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// it registers with the test's check:
     /// an event it received that no expectation accounts for fails the test when it ends, reported at the
     /// line that created it.
     ///

@@ -42,9 +42,10 @@ import Tally
 ///
 /// ## Topics
 /// ### Creating a recorder
-/// - ``init(mode:)``
+/// - ``init(mode:fileID:filePath:line:column:)``
 /// - ``Mode``
 /// - ``mode``
+/// - ``isExhaustive``
 ///
 /// ### Recording calls
 /// - ``record(_:arguments:fileID:filePath:line:column:)``

@@ -33,7 +33,9 @@ public struct ExhaustiveTrait: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// Whether the tests it applies to are checked.
     public var isOn: Bool
 
-    /// Creates the trait. Prefer ``Testing/Trait/exhaustive`` and ``Testing/Trait/exhaustive(_:)``.
+    /// Creates the trait. Prefer `.exhaustive` and `.exhaustive(_:)` in a test's or a suite's traits.
+    ///
+    /// - Parameter isOn: Whether the tests it applies to are checked.
     public init(isOn: Bool = true) {
         self.isOn = isOn
     }
