@@ -16,6 +16,12 @@ let package = Package(
         .library(name: "TallyPlan", targets: ["TallyPlan"]),
         .executable(name: "tally", targets: ["tally"]),
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
+        // The durable HTTP destination (Segment's tracking API); its sources compile only with the `Delivery` trait.
+        .library(name: "TallyDelivery", targets: ["TallyDelivery"]),
+    ],
+    traits: [
+        .trait(name: "Delivery", description: "TallyDelivery: the durable HTTP destination on SQLite (GRDB)."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Only the Notes example uses it, for the article's dependency-injection container.
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        // Only TallyDelivery uses it, behind the `Delivery` trait.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -193,11 +201,36 @@ let package = Package(
             ],
             path: "Examples/PartnerMap/Tests/PartnerMapLiveExampleTests"
         ),
+
+        // MARK: Delivery (the `Delivery` trait): the durable HTTP destination, its gzip and its tests.
+
+        .target(
+            name: "TallyDelivery",
+            dependencies: [
+                "Tally",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Delivery"])),
+            ]
+        ),
+        // The system's zlib (in Apple's SDKs; `zlib1g-dev` on Debian), for gzip request bodies.
+        .systemLibrary(name: "CTallyZlib", path: "Sources/CTallyZlib", providers: [.apt(["zlib1g-dev"])]),
+        // A sender process for the kill -9 tests and the benchmarks' soak: tracks numbered events into an
+        // HTTPDestination and prints what it committed.
+        .executableTarget(
+            name: "tally-delivery-sender",
+            dependencies: ["Tally", "TallyDelivery"],
+            path: "Tests/TallyDeliveryFixtures/tally-delivery-sender"
+        ),
+        .testTarget(
+            name: "TallyDeliveryTests",
+            dependencies: ["TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin {  // plugins take no Swift settings
+for target in package.targets where target.type != .plugin && target.type != .system {  // no Swift settings there
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),
