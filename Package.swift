@@ -223,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyDeliveryTests",
-            dependencies: ["TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender"],
+            dependencies: [
+                "TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -84,7 +84,7 @@ extension DeliveryEngine {
             let (status, retryAfter, failure) = post(part, retryCount: whole ? retryCount : 0)
             switch RetryPolicy.decision(for: status) {
             case .delivered:
-                remove(part, dropping: nil)
+                guard remove(part, dropping: nil) else { return }
             case .retry:
                 retry(part, status: status, retryAfter: retryAfter, failure: failure)
                 return
@@ -94,19 +94,21 @@ extension DeliveryEngine {
                     parts.insert(contentsOf: [part[..<middle], part[middle...]], at: 0)
                 } else {
                     let why = status == 413 ? "as too large" : "as invalid"
-                    remove(
+                    guard remove(
                         part,
                         dropping: Problem(
                             .refusedByServer, "The server refused this event \(why) (HTTP \(status ?? 0)); it was dropped",
                             outcome: .dropped))
+                    else { return }
                 }
             case .refuse:
-                remove(
+                guard remove(
                     part,
                     dropping: Problem(
                         .refusedByServer,
                         "The server refused a batch of \(part.count) events (HTTP \(status ?? 0)), an answer that is not retried; they were dropped",
                         outcome: .dropped))
+                else { return }
             }
             if monitor.withLock({ stopping }) { break }
         }
@@ -158,10 +160,13 @@ extension DeliveryEngine {
     }
 
     /// Removes a part from the queue after the server answered for it: delivered, or dropped with `problem`.
+    /// Returns false when the queue could not remove it: the part stays queued (to be sent again, a
+    /// duplicate the server drops by its message ids) and the sender backs off.
+    @discardableResult
     private func remove(
         _ part: ArraySlice<EventQueue.Message>, dropping problem: Problem?, reason: DropReason = .refusedByServer
-    ) {
-        guard let first = part.first?.id, let last = part.last?.id else { return }
+    ) -> Bool {
+        guard let first = part.first?.id, let last = part.last?.id else { return true }
         do {
             try storage.delete(from: first, through: last)
         } catch {
@@ -170,7 +175,12 @@ extension DeliveryEngine {
                     .storageFailed,
                     "The server answered for \(part.count) events but the queue could not remove them (\(error)); they will be sent again",
                     outcome: .reported))
-            return
+            let attempt = monitor.withLock {
+                backoffCount += 1
+                return backoffCount
+            }
+            backOff(configuration.retry.backoff(attempt: attempt - 1, random: Double.random(in: 0..<1)), giveUpFlushes: true)
+            return false
         }
         let bytes = part.reduce(0) { $0 + $1.payload.count }
         let recovered = monitor.withLock {
@@ -196,6 +206,7 @@ extension DeliveryEngine {
         if let problem {
             reportDropped(part.count, reason, problem)
         }
+        return true
     }
 
     /// The batch stays queued: waits for `Retry-After` or the next back-off, or drops the batch when its

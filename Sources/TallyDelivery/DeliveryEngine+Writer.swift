@@ -37,7 +37,13 @@ extension DeliveryEngine {
                 monitor.wait(writerWakes)
                 writerWaiting = false
             }
-            swap(&staged, &group)
+            if staged.count <= commitLimit {
+                swap(&staged, &group)
+            } else {
+                // After a failed commit (a full disk, say), smaller groups commit what still fits.
+                group.append(contentsOf: staged.prefix(commitLimit))
+                staged.removeFirst(commitLimit)
+            }
             swap(&flushesToCommit, &covered)
             monitor.unlock()
 
@@ -68,6 +74,7 @@ extension DeliveryEngine {
         monitor.lock()
         let recovered = storageFailures > 0
         storageFailures = 0
+        commitLimit = commitLimit > Int.max / 2 ? Int.max : commitLimit * 2
         storageRetryAt = nil
         queuedCount += group.count
         queuedBytes += bytes
@@ -78,7 +85,7 @@ extension DeliveryEngine {
         let excessBytes = queuedBytes - configuration.maximumQueuedBytes
         let floor = inFlightThrough
         handOver(flushes)
-        if queuedCount >= configuration.flushAt { monitor.signal(senderWakes) }
+        monitor.signal(senderWakes)  // to send (flushAt reached) or to arm the interval
         monitor.unlock()
 
         if recovered {
@@ -129,6 +136,7 @@ extension DeliveryEngine {
             staged.removeFirst(overflow)
         }
         storageFailures += 1
+        commitLimit = max(1, group.count / 2)
         let firstFailure = storageFailures == 1
         let delay = configuration.retry.backoff(attempt: storageFailures - 1, random: Double.random(in: 0..<1))
         let retryAt = clock.now() + delay

@@ -27,6 +27,8 @@ final class DeliveryEngine: @unchecked Sendable {
     /// When the writer may try again after the storage failed; nil while it works.
     var storageRetryAt: Double?
     var storageFailures = 0
+    /// The most events the writer commits in one transaction: halved after a failure, doubled after a success.
+    var commitLimit = Int.max
     /// Flushes waiting for the writer to commit what came before them.
     var flushesToCommit: [FlushRequest] = []
     /// Flushes waiting for the sender to deliver the queue up to their target.
