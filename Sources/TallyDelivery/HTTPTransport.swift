@@ -49,7 +49,7 @@ public struct HTTPTransport: Sendable {
     }
 
     /// Sends through `session` (FoundationNetworking's URLSession on Linux). The request's
-    /// `timeoutInterval` bounds each attempt.
+    /// `timeoutInterval` bounds each attempt: past it the task is cancelled and `URLError(.timedOut)` thrown.
     ///
     /// - Parameter session: the session to use; default: an ephemeral session of its own that keeps no
     ///   cookies or cache.
@@ -73,7 +73,12 @@ public struct HTTPTransport: Sendable {
                 done.signal()
             }
             task.resume()
-            done.wait()
+            // The request's own timeout, enforced here too: FoundationNetworking lets a server that accepted
+            // the connection and never answers hold a task well past `timeoutInterval`.
+            if done.wait(timeout: .now() + .milliseconds(Int(request.timeoutInterval * 1000))) == .timedOut {
+                task.cancel()
+                throw URLError(.timedOut)
+            }
             return try result.withLock { $0! }.get()
         }
     }

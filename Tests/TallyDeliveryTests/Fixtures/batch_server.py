@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A small server speaking Segment's batch API, for TallyDelivery's tests. Listens on 127.0.0.1 only.
 
-    batch_server.py LOG [--random-faults RATE]
+    batch_server.py LOG [--port N] [--random-faults RATE]
 
-Prints `port N` once listening. Every POST /v1/batch is gunzipped (Content-Encoding: gzip) and parsed:
+Listens on port N (default 0: a free port) and prints `port N` once listening. Every POST /v1/batch is gunzipped (Content-Encoding: gzip) and parsed:
 a valid batch is appended to LOG as one JSON line {"messageIds": [...], "properties": [...], "retry": N,
 "authorization": "..."} and answered 200; one that is not valid JSON with a "batch" list of messages
 that each have a messageId is counted as corrupt, logged as {"corrupt": "..."} and answered 400.
@@ -25,6 +25,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOG_PATH = sys.argv[1]
+PORT = int(sys.argv[sys.argv.index("--port") + 1]) if "--port" in sys.argv else 0
 RANDOM_FAULTS = float(sys.argv[sys.argv.index("--random-faults") + 1]) if "--random-faults" in sys.argv else 0.0
 lock = threading.Lock()
 faults = []
@@ -111,7 +112,7 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(200)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
 server.daemon_threads = True
 print(f"port {server.server_address[1]}", flush=True)
 server.serve_forever()
