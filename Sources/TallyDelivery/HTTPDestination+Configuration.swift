@@ -35,7 +35,8 @@ extension HTTPDestination {
         /// The largest request body before compression, in bytes. Default: 500 KB (500,000 bytes),
         /// Segment's limit.
         public var maximumBatchBytes: Int
-        /// The most events in one request. Default: 500.
+        /// The most events in one request. Default: 100, as Segment's server libraries (fewer events to send
+        /// twice when the app dies before the server's answer arrives).
         public var maximumBatchEvents: Int
 
         /// Send as soon as this many events are queued. Default: 20, as Segment's SDKs.
@@ -72,7 +73,7 @@ extension HTTPDestination {
         public init(
             endpoint: URL, writeKey: String, database: URL? = nil,
             maximumQueuedEvents: Int = 10_000, maximumQueuedBytes: Int = 16_000_000,
-            maximumEventBytes: Int = 32_768, maximumBatchBytes: Int = 500_000, maximumBatchEvents: Int = 500,
+            maximumEventBytes: Int = 32_768, maximumBatchBytes: Int = 500_000, maximumBatchEvents: Int = 100,
             flushAt: Int = 20, flushInterval: Double = 30, flushTimeout: Double = 10, requestTimeout: Double = 15,
             retry: RetryPolicy = .default, gzip: Bool = true, headers: [String: String] = [:],
             transport: HTTPTransport = .urlSession(), clock: DeliveryClock = .system,

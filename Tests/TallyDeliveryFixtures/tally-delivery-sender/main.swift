@@ -54,7 +54,8 @@ for n in 1...max(1, count) {
     if n % 25 == 0 { usleep(2_000) }
 }
 let done = DispatchSemaphore(value: 0)
-Task {
+// Detached: top-level code runs on the main actor, which `done.wait()` blocks.
+Task.detached {
     await analytics.flush()
     done.signal()
 }

@@ -12,7 +12,8 @@ Faults: POST /control with {"faults": [...]} queues faults for the next batch re
   "500", "503", "429:7" (status 429 with Retry-After: 7), "slow:0.3" (answer 200 after 0.3 s),
   "hang" (answer nothing until the client gives up), "reset" (close the connection without an answer).
 With --random-faults RATE, each batch request without a queued fault gets a 500 or a reset with that
-probability. GET /stats answers {"batches": N, "corrupt": N}.
+probability. A request whose body ends before its Content-Length (a client killed while sending) is
+counted as aborted, not corrupt. GET /stats answers {"batches": N, "corrupt": N, "aborted": N}.
 """
 import gzip
 import json
@@ -29,7 +30,7 @@ PORT = int(sys.argv[sys.argv.index("--port") + 1]) if "--port" in sys.argv else 
 RANDOM_FAULTS = float(sys.argv[sys.argv.index("--random-faults") + 1]) if "--random-faults" in sys.argv else 0.0
 lock = threading.Lock()
 faults = []
-stats = {"batches": 0, "corrupt": 0}
+stats = {"batches": 0, "corrupt": 0, "aborted": 0}
 log = open(LOG_PATH, "a", buffering=1)
 
 
@@ -67,7 +68,13 @@ class Handler(BaseHTTPRequestHandler):
             self.answer(404)
 
     def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        if len(body) < length:  # the client went away mid-request (killed): nothing was sent, nothing to count
+            with lock:
+                stats["aborted"] += 1
+            self.close_connection = True
+            return
         if self.path == "/control":
             with lock:
                 faults.extend(json.loads(body)["faults"])
@@ -112,7 +119,15 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(200)
 
 
-server = ThreadingHTTPServer(("127.0.0.1", PORT), Handler)
-server.daemon_threads = True
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client killed mid-request (the point of the kill tests) is not an error of the server.
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
+server = Server(("127.0.0.1", PORT), Handler)
 print(f"port {server.server_address[1]}", flush=True)
 server.serve_forever()
