@@ -26,7 +26,7 @@ import Tally
 ///     configuration: .init(
 ///         endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "YOUR_WRITE_KEY",
 ///         database: applicationSupport.appendingPathComponent("analytics-queue.sqlite")))
-/// let analytics = Analytics(destinations: [segment])
+/// let analytics = AnalyticsClient(destinations: [segment])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// ```
 public final class HTTPDestination: Destination {

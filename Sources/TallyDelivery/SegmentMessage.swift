@@ -8,9 +8,9 @@ import Tally
 /// |---|---|
 /// | ``Tally/Event/Kind/track`` | `"type":"track"`, `event` (the name), `properties` |
 /// | ``Tally/Event/Kind/screen`` | `"type":"screen"`, `name`, `properties` |
-/// | ``Tally/Event/Kind/identify`` | `"type":"identify"`, `userId` (the identified user), `traits` |
-/// | ``Tally/Event/Kind/group`` | `"type":"group"`, `groupId`, `traits` |
-/// | ``Tally/Event/Kind/alias`` | `"type":"alias"`, `userId` (the new id), `previousId` (the id the event was tracked with) |
+/// | ``Tally/Event/Kind/identify`` | `"type":"identify"`, `userId` (the event's ``Tally/Event/userId``), `traits` |
+/// | ``Tally/Event/Kind/group`` | `"type":"group"`, `groupId` (the event's ``Tally/Event/groupId``), `traits` |
+/// | ``Tally/Event/Kind/alias`` | `"type":"alias"`, `userId` (the new id, the event's ``Tally/Event/userId``), `previousId` (the id the event was tracked with) |
 ///
 /// Every message also has `anonymousId`, `userId` when known, `messageId` (the envelope's, so a message
 /// sent twice is deduplicated by the server), `timestamp` (ISO 8601, milliseconds, UTC) and `context`:
@@ -40,16 +40,16 @@ enum SegmentMessage {
             writer.writeRaw(",\"properties\":")
             writer.writeObject(event.properties)
         case .identify:
-            userId = event.name
+            userId = event.userId ?? userId
             writer.writeRaw(",\"traits\":")
             writer.writeObject(event.properties)
         case .group:
             writer.writeRaw(",\"groupId\":")
-            writer.writeString(event.name)
+            writer.writeString(event.groupId ?? "")
             writer.writeRaw(",\"traits\":")
             writer.writeObject(event.properties)
         case .alias:
-            userId = event.name
+            userId = event.userId ?? userId
             writer.writeRaw(",\"previousId\":")
             writer.writeString(envelope.distinctId)
         }

@@ -10,9 +10,9 @@ struct ClientDeliveryTests {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
         let destination = harness.destination()
         defer { destination.close() }
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [destination],
-            configuration: Analytics.Configuration(destinationBuffering: Buffering(capacity: 100, whenFull: .block)))
+            configuration: AnalyticsClient.Configuration(destinationBuffering: Buffering(capacity: 100, whenFull: .block)))
         for n in 1...2 { analytics.track("e", ["n": .int(n)]) }
         await analytics.flush()  // event 2 is refused by the server
         for n in 3...7 { analytics.track("e", ["n": .int(n)]) }
@@ -35,7 +35,7 @@ struct ClientDeliveryTests {
         let harness = try Harness()
         let destination = harness.destination()
         defer { destination.close() }
-        let analytics = Analytics(destinations: [destination])
+        let analytics = AnalyticsClient(destinations: [destination])
         analytics.track("e", ["n": 1])
         await analytics.shutdown()
         #expect(harness.transport.sent.flatMap(\.numbers) == [1])
@@ -45,7 +45,7 @@ struct ClientDeliveryTests {
     @Test func theCallerNeverWaitsForTheDatabaseOrTheServer() async throws {
         let harness = try Harness([.hold], durable: true) { $0.flushAt = 1 }
         let destination = harness.destination()
-        let analytics = Analytics(destinations: [destination])
+        let analytics = AnalyticsClient(destinations: [destination])
         analytics.track("e", ["n": 1])
         _ = await harness.transport.requests(count: 1)
         // The sender is blocked in a request; tracking still returns at once and events are committed.

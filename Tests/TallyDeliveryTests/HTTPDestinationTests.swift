@@ -13,11 +13,11 @@ struct HTTPDestinationTests {
         let context = harness.context
         try destination.receive(envelope(1), context: context)
         try destination.receive(envelope(2, kind: .screen, name: "Menu"), context: context)
-        var identify = envelope(3, kind: .identify, name: "user-7")
+        var identify = envelope(3, kind: .identify, name: "", userId: "user-7")
         identify.context = ["app": ["version": "2.3.0"]]
         try destination.receive(identify, context: context)
-        try destination.receive(envelope(4, kind: .group, name: "team-1"), context: context)
-        var alias = envelope(5, kind: .alias, name: "user-8")
+        try destination.receive(envelope(4, kind: .group, name: "", groupId: "team-1"), context: context)
+        var alias = envelope(5, kind: .alias, name: "", userId: "user-8")
         alias.userId = "user-7"
         try destination.receive(alias, context: context)
         await destination.flushed()

@@ -145,7 +145,7 @@ private func perSecond(_ count: Int, in duration: Duration) -> Int {
 
 /// A client with one destination: a counting no-op, or an HTTPDestination on a fresh database.
 final class DeliveryFixture: Sendable {
-    let analytics: Analytics
+    let analytics: AnalyticsClient
     let counting: CountingDestination?
     let http: HTTPDestination?
     private let folder: TemporaryFolder?
@@ -167,9 +167,9 @@ final class DeliveryFixture: Sendable {
             self.folder = nil
             destination = counting
         }
-        analytics = Analytics(
+        analytics = AnalyticsClient(
             processors: ClientFixture.processors(), destinations: [destination],
-            configuration: Analytics.Configuration(buffering: buffering, destinationBuffering: buffering))
+            configuration: AnalyticsClient.Configuration(buffering: buffering, destinationBuffering: buffering))
     }
 
     deinit {

@@ -42,9 +42,9 @@ if draining {
 }
 
 guard let run = Int(arguments[3]), let count = Int(arguments.count > 4 ? arguments[4] : "") else { exit(2) }
-let analytics = Analytics(
+let analytics = AnalyticsClient(
     destinations: [destination],
-    configuration: Analytics.Configuration(
+    configuration: AnalyticsClient.Configuration(
         buffering: Buffering(capacity: 1_000, whenFull: .block),
         destinationBuffering: Buffering(capacity: 1_000, whenFull: .block)))
 // Bursts with short pauses between them, so commits, sends and acknowledgements interleave and a kill

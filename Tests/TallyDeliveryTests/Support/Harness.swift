@@ -63,11 +63,14 @@ final class Harness: Sendable {
 }
 
 /// An envelope for event `n`: a track event `e` with properties `n` (and `padding`, when asked).
-func envelope(_ n: Int, kind: Event.Kind = .track, name: String = "e", padding: Int = 0) -> Envelope {
+func envelope(
+    _ n: Int, kind: Event.Kind = .track, name: String = "e", userId: String? = nil, groupId: String? = nil,
+    padding: Int = 0
+) -> Envelope {
     var properties: [String: PropertyValue] = ["n": .int(n)]
     if padding > 0 { properties["padding"] = .string(String(repeating: "x", count: padding)) }
     return Envelope(
-        event: Event(kind: kind, name: name, properties: properties),
+        event: Event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId),
         messageId: MessageID(prefix: 0xABC, sequence: UInt64(n)),
         timestamp: Date(timeIntervalSince1970: 1_790_000_000 + Double(n) / 1000), userId: nil, anonymousId: "anon-1")
 }

@@ -57,8 +57,8 @@ public protocol FirebaseAnalyticsAdapter {
 /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
 /// ```
 ///
-/// In a file that imports both Tally and FirebaseAnalytics, `Analytics` alone is ambiguous; qualify it
-/// with its module as above.
+/// Tally's client is `AnalyticsClient`, so a file that imports both modules names Firebase's `Analytics`
+/// without qualifying it.
 public protocol FirebaseAnalyticsStaticAPI {
     /// Logs an app event: `Analytics.logEvent(_:parameters:)`.
     static func logEvent(_ name: String, parameters: [String: Any]?)

@@ -1,8 +1,9 @@
+import Tally
 /// Keeps every event it receives, in order, for tests and tools to read.
 ///
 /// ```swift
 /// let memory = InMemoryDestination()
-/// let analytics = Analytics(destinations: [memory])
+/// let analytics = AnalyticsClient(destinations: [memory])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// await analytics.flush()
 /// #expect(memory.events == [Event("menu_item_ordered", ["item_name": "Pizza"])])

@@ -2,7 +2,7 @@ import Foundation
 import Tally
 
 /// Anything that records events for tests to check: ``AnalyticsSpy``, `InMemoryDestination`, and a
-/// ``Recording`` read back from another process. They all share one vocabulary of expectations.
+/// ``RecordingReader`` read back from another process. They all share one vocabulary of expectations.
 ///
 /// Expectations report failures through IssueReporting, so they work the same in Swift Testing and
 /// XCTest: one issue, at the line of the expectation, saying what was expected, what was recorded, and
@@ -11,7 +11,7 @@ import Tally
 /// ## Accounting for every event
 /// Each passing expectation marks the events it matched as accounted for. ``expectNothingElse(fileID:filePath:line:column:)``
 /// then fails if any recorded event was not, which catches an extra or duplicated event nobody asked for.
-public protocol EventRecording: Sendable {
+public protocol EventRecorder: Sendable {
     /// The storage the expectations read.
     var log: EventLog { get }
 
@@ -24,7 +24,7 @@ public protocol EventRecording: Sendable {
     var refreshInterval: TimeInterval? { get }
 }
 
-extension EventRecording {
+extension EventRecorder {
     public func refresh() throws {}
     public var refreshInterval: TimeInterval? { nil }
 
@@ -32,4 +32,4 @@ extension EventRecording {
     public var recordedEvents: [Event] { log.events }
 }
 
-extension InMemoryDestination: EventRecording {}
+extension InMemoryDestination: EventRecorder {}

@@ -5,7 +5,7 @@ import Foundation
 /// Create one at app start and hand it to app code as an ``AnalyticsTracking``:
 ///
 /// ```swift
-/// let analytics = Analytics(
+/// let analytics = AnalyticsClient(
 ///     processors: [.superProperties(["app_version": "2.3.0"]), .redact(keys: ["email"])],
 ///     destinations: [FirebaseDestination(adapter: firebase), ConsoleDestination()]
 /// )
@@ -25,7 +25,7 @@ import Foundation
 ///
 /// Nothing is dropped silently: every drop has a ``DropReason`` counted in ``diagnostics``, and every
 /// rule broken is reported as a ``Problem``.
-public final class Analytics: AnalyticsTracking {
+public final class AnalyticsClient: AnalyticsTracking {
     private let pipeline: Pipeline
 
     /// Creates a client and starts its threads.
@@ -110,7 +110,7 @@ public final class Analytics: AnalyticsTracking {
     }
 }
 
-extension Analytics {
+extension AnalyticsClient {
     /// Everything about a client except its processors and destinations.
     public struct Configuration: Sendable {
         /// The client's own queue between callers and its worker. Default: 10,000 events, drop newest.

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 /// The log stores events apart from the rest of their envelopes; reading them back must give exactly what
@@ -21,7 +22,7 @@ struct EventLogTests {
     }
 
     @Test func fullEnvelopesComeBackWhole() {
-        let log = Tally.EventLog()
+        let log = EventLog()
         let envelopes = [full("a", sequence: 1), full("b", sequence: 2)]
         log.append(envelopes[0])
         log.append(contentsOf: envelopes[1...])
@@ -32,7 +33,7 @@ struct EventLogTests {
     }
 
     @Test func stampedEventsGetTheirPositionAndTheLogsAnonymousId() {
-        let log = Tally.EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy")
         #expect(log.append(Event("a"), stampedAt: time) == 1)
         #expect(log.append(Event("b"), stampedAt: time) == 2)
         #expect(log.envelopes == [stamped("a", position: 1), stamped("b", position: 2)])
@@ -40,7 +41,7 @@ struct EventLogTests {
     }
 
     @Test func mixingBothWaysKeepsEveryEnvelope() {
-        let log = Tally.EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy")
         log.append(Event("a"), stampedAt: time)
         log.append(full("b", sequence: 9))
         log.append(Event("c"), stampedAt: time)
@@ -56,7 +57,7 @@ struct EventLogTests {
     }
 
     @Test func clearForgetsEveryColumn() {
-        let log = Tally.EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy")
         log.append(full("a", sequence: 1))
         log.append(Event("b"), stampedAt: time)
         log.clear()

@@ -7,16 +7,17 @@ import NotesExample
 import PartnerMapLive
 import Tally
 
-/// `tally demo`: runs the pipeline scenario and every example scenario through the real code, and shows
-/// what was tracked and where it went.
-struct DemoCommand: AsyncParsableCommand {
+/// `swift run --package-path Examples demo`: runs the pipeline scenario and every example scenario through
+/// the real code, and shows what was tracked and where it went.
+@main
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the pipeline and every example scenario; print what was tracked and where it went.",
         discussion: """
-            Pipeline: a login scenario through an Analytics client with two processors (super properties and \
+            Pipeline: a login scenario through an AnalyticsClient with two processors (super properties and \
             e-mail redaction) and three destinations: the console, a simulated Firebase SDK behind \
-            FirebaseDestination, and an in-memory destination; then what each destination received and the \
+            FirebaseDestination, and a destination that keeps what it receives; then what each destination received and the \
             client's diagnostics, including the problems its rules reported.
 
             Then one section per seed scenario under Examples/, each driven through the example's real code \
@@ -28,8 +29,8 @@ struct DemoCommand: AsyncParsableCommand {
               PartnerMap    marker taps through the MapViewProvidable facade over a map SDK (seed 004)
 
             Examples:
-              tally demo
-              tally demo --quiet      # without the console destinations' lines
+              swift run --package-path Examples demo
+              swift run --package-path Examples demo --quiet      # without the console lines
             """
     )
 
@@ -75,8 +76,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// Runs the scenario and returns the summary lines. Console lines go to `output` as they are delivered.
     static func runLoginScenario(output: DemoOutput) async -> [String] {
         let firebase = SimulatedFirebaseSDK()
-        let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let memory = KeptEvents()
+        let analytics = AnalyticsClient(
             processors: [.superProperties(["app_version": "1.0.0"]), .redact(keys: ["email"])],
             destinations: [ConsoleDestination(write: output.console), FirebaseDestination(adapter: firebase), memory]
         )
@@ -105,6 +106,22 @@ struct DemoCommand: AsyncParsableCommand {
     }
 }
 
+/// Keeps every event it receives, to show what reached the end of the pipeline.
+///
+/// `@unchecked Sendable`: `kept` is only touched while `lock` is held.
+final class KeptEvents: Destination, @unchecked Sendable {
+    let name = "memory"
+    private let lock = NSLock()
+    private var kept: [Event] = []
+
+    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        lock.withLock { kept.append(envelope.event) }
+    }
+
+    var events: [Event] { lock.withLock { kept } }
+    var count: Int { lock.withLock { kept.count } }
+}
+
 /// Where the demo's console destination writes.
 struct DemoOutput: Sendable {
     let quiet: Bool
@@ -115,21 +132,24 @@ struct DemoOutput: Sendable {
 }
 
 /// Stands in for the Firebase SDK: records each call as the line the real SDK would have received.
-final class SimulatedFirebaseSDK: FirebaseAnalyticsAdapter, Sendable {
-    private let recorded = Locked<[String]>([])
+///
+/// `@unchecked Sendable`: `recorded` is only touched while `lock` is held.
+final class SimulatedFirebaseSDK: FirebaseAnalyticsAdapter, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [String] = []
 
-    var calls: [String] { recorded.withLock { $0 } }
+    var calls: [String] { lock.withLock { recorded } }
 
     func logEvent(_ name: String, parameters: [String: Any]?) {
         let properties = parameters.flatMap { [String: PropertyValue](any: $0) } ?? [:]
-        recorded.withLock { $0.append("logEvent(\"\(name)\", parameters: \(properties.jsonString))") }
+        lock.withLock { recorded.append("logEvent(\"\(name)\", parameters: \(properties.jsonString))") }
     }
 
     func setUserID(_ userID: String?) {
-        recorded.withLock { $0.append("setUserID(\(userID.map { "\"\($0)\"" } ?? "nil"))") }
+        lock.withLock { recorded.append("setUserID(\(userID.map { "\"\($0)\"" } ?? "nil"))") }
     }
 
     func setUserProperty(_ value: String?, forName name: String) {
-        recorded.withLock { $0.append("setUserProperty(\(value.map { "\"\($0)\"" } ?? "nil"), forName: \"\(name)\")") }
+        lock.withLock { recorded.append("setUserProperty(\(value.map { "\"\($0)\"" } ?? "nil"), forName: \"\(name)\")") }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tally
 
 /// A thread-safe, ordered list of envelopes that can be watched: the storage behind
 /// ``InMemoryDestination``, and behind TallyTesting's spies and recordings.

@@ -1,11 +1,12 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
 
-/// `tally check --plan PLAN RECORDING...`: validates recorded events against a plan.
-struct CheckCommand: ParsableCommand {
+/// `tally validate --plan PLAN RECORDING...`: validates recorded events against a plan.
+struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check",
+        commandName: "validate",
         abstract: "Validate recorded events against a tracking plan and print the violations grouped by event.",
         discussion: """
             Reads Tally recordings (JSON Lines written by RecordingDestination, or by spies when \
@@ -14,12 +15,12 @@ struct CheckCommand: ParsableCommand {
             one example.
 
             Examples:
-              tally check --plan tracking-plan.yaml .build/recordings/app.jsonl
-              tally check --plan tracking-plan.yaml .build/recordings
-              tally check --plan tracking-plan.yaml --format json .build/recordings > violations.json
+              tally validate --plan tracking-plan.yaml .build/recordings/app.jsonl
+              tally validate --plan tracking-plan.yaml .build/recordings
+              tally validate --plan tracking-plan.yaml --format json .build/recordings > violations.json
 
             Exit codes:
-              0   every event conforms
+              0   every event is valid
               1   at least one violation
               64  bad usage
               65  the plan or a recording is invalid (the file and line are printed)
@@ -45,9 +46,10 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let output = PlanTool.check(
+        let output = PlanTool.validate(
             planPath: plan, recordings: recordings, json: format == .json, style: .forFileDescriptor(STDOUT_FILENO))
         output.write()
         if output.exitCode != 0 { throw ExitCode(output.exitCode) }
     }
 }
+#endif

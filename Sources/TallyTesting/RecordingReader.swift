@@ -7,7 +7,7 @@ import Tally
 /// ```swift
 /// let file = folder.appendingPathComponent("app.jsonl")
 /// let app = try launchApp(environment: ["TALLY_RECORD": file.path])
-/// let recording = Recording(url: file)
+/// let recording = RecordingReader(url: file)
 /// try app.send("tap login")
 /// await recording.waitForCount(2)
 /// recording.expectCount(1, of: .named("login_tapped", containing: ["action": "tap"]))
@@ -16,7 +16,7 @@ import Tally
 /// The file may still be growing: every expectation first reads what was appended since the last read
 /// (only complete lines; an unfinished last line waits for the next read), and waiting re-reads the file
 /// every ``refreshInterval`` seconds. A missing file reads as empty until it appears.
-public final class Recording: EventRecording {
+public final class RecordingReader: EventRecorder {
     /// The file read.
     public let url: URL
     /// Everything read so far.
