@@ -56,7 +56,9 @@ extension DeliveryEngine {
             messages = try storage.oldest(
                 limit: configuration.maximumBatchEvents, maximumBytes: configuration.maximumBatchBytes - overhead)
         } catch {
-            report(Problem(.storageFailed, "The queue could not be read (\(error)); sending is retried", outcome: .reported))
+            report(
+                Problem(
+                    .storageFailed, "The queue could not be read (\(error)); sending is retried", outcome: .reported))
             backOff(Double(configuration.retry.baseDelay), giveUpFlushes: true)
             return
         }
@@ -94,20 +96,23 @@ extension DeliveryEngine {
                     parts.insert(contentsOf: [part[..<middle], part[middle...]], at: 0)
                 } else {
                     let why = status == 413 ? "as too large" : "as invalid"
-                    guard remove(
-                        part,
-                        dropping: Problem(
-                            .refusedByServer, "The server refused this event \(why) (HTTP \(status ?? 0)); it was dropped",
-                            outcome: .dropped))
+                    guard
+                        remove(
+                            part,
+                            dropping: Problem(
+                                .refusedByServer,
+                                "The server refused this event \(why) (HTTP \(status ?? 0)); it was dropped",
+                                outcome: .dropped))
                     else { return }
                 }
             case .refuse:
-                guard remove(
-                    part,
-                    dropping: Problem(
-                        .refusedByServer,
-                        "The server refused a batch of \(part.count) events (HTTP \(status ?? 0)), an answer that is not retried; they were dropped",
-                        outcome: .dropped))
+                guard
+                    remove(
+                        part,
+                        dropping: Problem(
+                            .refusedByServer,
+                            "The server refused a batch of \(part.count) events (HTTP \(status ?? 0)), an answer that is not retried; they were dropped",
+                            outcome: .dropped))
                 else { return }
             }
             if monitor.withLock({ stopping }) { break }
@@ -179,7 +184,9 @@ extension DeliveryEngine {
                 backoffCount += 1
                 return backoffCount
             }
-            backOff(configuration.retry.backoff(attempt: attempt - 1, random: Double.random(in: 0..<1)), giveUpFlushes: true)
+            backOff(
+                configuration.retry.backoff(attempt: attempt - 1, random: Double.random(in: 0..<1)), giveUpFlushes: true
+            )
             return false
         }
         let bytes = part.reduce(0) { $0 + $1.payload.count }
@@ -224,7 +231,9 @@ extension DeliveryEngine {
             defer { sendFailing = true }
             return !sendFailing
         }
-        if let retryAfter, let seconds = configuration.retry.retryAfter(retryAfter, now: configuration.now().timeIntervalSince1970) {
+        if let retryAfter,
+            let seconds = configuration.retry.retryAfter(retryAfter, now: configuration.now().timeIntervalSince1970)
+        {
             wait = seconds
         } else {
             let attempt: Int = monitor.withLock {

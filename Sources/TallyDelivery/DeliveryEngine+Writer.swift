@@ -89,7 +89,8 @@ extension DeliveryEngine {
         monitor.unlock()
 
         if recovered {
-            report(Problem(.storageFailed, "The queue's database works again; events are committed", outcome: .reported))
+            report(
+                Problem(.storageFailed, "The queue's database works again; events are committed", outcome: .reported))
         }
         if excessCount > 0 || excessBytes > 0 {
             evict(count: max(0, excessCount), bytes: max(0, excessBytes), above: floor)

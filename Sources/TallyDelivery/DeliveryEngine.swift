@@ -75,7 +75,8 @@ final class DeliveryEngine: @unchecked Sendable {
         do {
             totals = try storage.totals()
         } catch {
-            openProblem = Problem(.storageFailed, "The queue's database could not be read (\(error))", outcome: .reported)
+            openProblem = Problem(
+                .storageFailed, "The queue's database could not be read (\(error))", outcome: .reported)
         }
         self.storage = storage
         queuedCount = totals.count

@@ -66,7 +66,8 @@ final class EventQueue: Sendable {
             for payload in payloads {
                 try payload.withUnsafeBytes { buffer in
                     let data = Data(
-                        bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                        bytesNoCopy: UnsafeMutableRawPointer(
+                            mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
                         count: buffer.count, deallocator: .none)
                     try statement.execute(arguments: [data])
                 }

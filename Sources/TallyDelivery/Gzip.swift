@@ -12,7 +12,8 @@ package enum Gzip {
         var stream = z_stream()
         // 15 window bits, plus 16 for a gzip header and trailer instead of zlib's.
         let status = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)
+        )
         guard status == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         let capacity = Int(deflateBound(&stream, uLong(bytes.count)))

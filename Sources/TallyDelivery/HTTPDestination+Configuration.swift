@@ -104,7 +104,8 @@ extension HTTPDestination {
         var clamped: Configuration {
             var copy = self
             copy.maximumEventBytes = max(64, maximumEventBytes)
-            copy.maximumBatchBytes = max(copy.maximumEventBytes + SegmentMessage.batchOverhead(messages: 1), maximumBatchBytes)
+            copy.maximumBatchBytes = max(
+                copy.maximumEventBytes + SegmentMessage.batchOverhead(messages: 1), maximumBatchBytes)
             copy.maximumQueuedEvents = max(1, maximumQueuedEvents)
             copy.maximumQueuedBytes = max(copy.maximumEventBytes, maximumQueuedBytes)
             copy.maximumBatchEvents = max(1, maximumBatchEvents)

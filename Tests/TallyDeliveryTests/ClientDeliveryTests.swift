@@ -12,7 +12,8 @@ struct ClientDeliveryTests {
         defer { destination.close() }
         let analytics = AnalyticsClient(
             destinations: [destination],
-            configuration: AnalyticsClient.Configuration(destinationBuffering: Buffering(capacity: 100, whenFull: .block)))
+            configuration: AnalyticsClient.Configuration(
+                destinationBuffering: Buffering(capacity: 100, whenFull: .block)))
         for n in 1...2 { analytics.track("e", ["n": .int(n)]) }
         await analytics.flush()  // event 2 is refused by the server
         for n in 3...7 { analytics.track("e", ["n": .int(n)]) }

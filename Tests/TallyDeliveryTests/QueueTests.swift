@@ -74,7 +74,8 @@ struct QueueTests {
     @Test func aDatabaseThatCannotBeOpenedFallsBackToMemoryAndSaysSo() async throws {
         let harness = try Harness(durable: true)
         // A folder where the database file should be.
-        try FileManager.default.createDirectory(at: harness.folder.file("queue.sqlite"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: harness.folder.file("queue.sqlite"), withIntermediateDirectories: true)
         let destination = harness.destination()
         defer { destination.close() }
         #expect(!destination.statistics.isDurable)

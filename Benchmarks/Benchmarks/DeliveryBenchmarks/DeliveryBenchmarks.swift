@@ -85,7 +85,9 @@ let benchmarks: @Sendable () -> Void = {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let database = try DatabasePool(path: folder.url.appendingPathComponent("naive.sqlite").path)
-        try database.write { try $0.execute(sql: "CREATE TABLE message (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)") }
+        try database.write {
+            try $0.execute(sql: "CREATE TABLE message (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+        }
         let start = ContinuousClock.now
         for payload in payloads {
             try database.write { try $0.execute(sql: "INSERT INTO message (payload) VALUES (?)", arguments: [payload]) }
@@ -115,7 +117,8 @@ let benchmarks: @Sendable () -> Void = {
         await fixture.analytics.flush()
         let statistics = fixture.http!.statistics
         fixture.http!.close()
-        let size = try FileManager.default.attributesOfItem(atPath: DeliveryFixture.database(folder).path)[.size] as? Int ?? 0
+        let size =
+            try FileManager.default.attributesOfItem(atPath: DeliveryFixture.database(folder).path)[.size] as? Int ?? 0
         benchmark.measurement(bytesPerEvent, size / max(1, statistics.committed))
         benchmark.measurement(jsonBytesPerEvent, statistics.queuedBytes / max(1, statistics.committed))
         if statistics.committed != 10_000 { benchmark.error("committed \(statistics.committed) of 10,000") }
@@ -193,7 +196,8 @@ final class DeliveryFixture: Sendable {
     static func envelopes(_ count: Int) -> [Envelope] {
         (0..<count).map { index in
             Envelope(
-                event: SampleEvent.menuItemOrdered(index), messageId: MessageID(prefix: 42, sequence: UInt64(index + 1)),
+                event: SampleEvent.menuItemOrdered(index),
+                messageId: MessageID(prefix: 42, sequence: UInt64(index + 1)),
                 timestamp: Date(), userId: "user-1", anonymousId: "8f14e45f-ceea-467a-9575-0cb2bb2f9b9d",
                 context: ["library": ["name": "tally", "version": "0.1.0"], "os": "Linux"])
         }

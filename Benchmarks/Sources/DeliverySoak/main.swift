@@ -53,7 +53,8 @@ if arguments.count >= 5, arguments[1] == "sender" {
     }
     reporter.start()
     for n in 1...300 {
-        analytics.track("soak_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])
+        analytics.track(
+            "soak_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])
         if n % 25 == 0 { usleep(2_000) }
     }
     let done = DispatchSemaphore(value: 0)
@@ -88,7 +89,9 @@ let serverOutput = Pipe()
 server.standardOutput = serverOutput
 try server.run()
 let serverLines = LineReader(serverOutput.fileHandleForReading)
-guard let portLine = serverLines.next(), portLine.hasPrefix("port ") else { fatalError("the batch server did not start") }
+guard let portLine = serverLines.next(), portLine.hasPrefix("port ") else {
+    fatalError("the batch server did not start")
+}
 let endpoint = "http://127.0.0.1:\(portLine.dropFirst(5))/v1/batch"
 
 let started = Date()

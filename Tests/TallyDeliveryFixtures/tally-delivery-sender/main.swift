@@ -16,7 +16,8 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let endpoint = URL(string: arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: tally-delivery-sender <database> <endpoint> (<run> <events> | drain)\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: tally-delivery-sender <database> <endpoint> (<run> <events> | drain)\n".utf8))
     exit(2)
 }
 let draining = arguments[3] == "drain"
@@ -50,7 +51,8 @@ let analytics = AnalyticsClient(
 // Bursts with short pauses between them, so commits, sends and acknowledgements interleave and a kill
 // lands anywhere among them.
 for n in 1...max(1, count) {
-    analytics.track("kill_test_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])
+    analytics.track(
+        "kill_test_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])
     if n % 25 == 0 { usleep(2_000) }
 }
 let done = DispatchSemaphore(value: 0)
