@@ -78,7 +78,6 @@ let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletin
     .appendingPathComponent("Tests/TallyDeliveryTests/Fixtures/batch_server.py")
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-soak-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(at: folder) }
 let log = folder.appendingPathComponent("received.jsonl")
 let database = folder.appendingPathComponent("queue.sqlite").path
 
@@ -169,6 +168,7 @@ say(
       duplicates: \(duplicates) (\(String(format: "%.1f", Double(duplicates) / Double(max(killed, 1)))) per kill), \
     copies under another message id: \(renamed); drain: \(drained ?? "no answer")
     """)
+try? FileManager.default.removeItem(at: folder)
 exit(lost == 0 && corrupt == 0 && renamed == 0 && drained == "drained 0" ? 0 : 1)
 
 /// Reads whole lines from a pipe, blocking.
