@@ -23,14 +23,14 @@ extension HTTPDestination {
         /// not survive the process). Default: nil.
         public var database: URL?
 
-        /// The most events the queue holds; past it the oldest are dropped (``Tally/DropReason/queueFull``).
+        /// The most events the queue holds; past it the oldest are dropped (`DropReason.queueFull`).
         /// Default: 10,000.
         public var maximumQueuedEvents: Int
         /// The most bytes of JSON the queue holds; past it the oldest events are dropped
-        /// (``Tally/DropReason/queueFull``). Default: 16 MB (16,000,000 bytes).
+        /// (`DropReason.queueFull`). Default: 16 MB (16,000,000 bytes).
         public var maximumQueuedBytes: Int
         /// The largest event, in bytes of JSON; a larger one is rejected when received and counted as
-        /// ``Tally/DropReason/rejected``. Default: 32 KB (32,768 bytes), Segment's limit.
+        /// `DropReason.rejected`. Default: 32 KB (32,768 bytes), Segment's limit.
         public var maximumEventBytes: Int
         /// The largest request body before compression, in bytes. Default: 500 KB (500,000 bytes),
         /// Segment's limit.

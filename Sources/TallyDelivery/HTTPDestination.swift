@@ -14,8 +14,8 @@ import Tally
 ///
 /// What is guaranteed: every event committed to the queue is delivered at least once, across crashes and
 /// restarts, unless it is dropped for a counted reason: the queue's bounds
-/// (``Tally/DropReason/queueFull``), a server that refuses it for good (``Tally/DropReason/refusedByServer``)
-/// or exhausted retries (``Tally/DropReason/retriesExhausted``). A message sent twice keeps its `messageId`,
+/// (`DropReason.queueFull`), a server that refuses it for good (`DropReason.refusedByServer`)
+/// or exhausted retries (`DropReason.retriesExhausted`). A message sent twice keeps its `messageId`,
 /// which the server uses to drop the copy.
 ///
 /// ```swift
@@ -43,7 +43,7 @@ public final class HTTPDestination: Destination {
     /// that an earlier run left in the queue are sent first.
     ///
     /// A database that cannot be opened does not stop the app: the queue is then kept in memory, and a
-    /// ``Tally/Problem/Code/storageFailed`` problem is reported with the first event.
+    /// `Problem.Code.storageFailed` problem is reported with the first event.
     ///
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.
@@ -59,7 +59,7 @@ public final class HTTPDestination: Destination {
 
     /// Encodes the event and hands it to the writer thread; returns without waiting for the commit.
     ///
-    /// - Throws: a ``Tally/Problem`` (so the client counts the event as ``Tally/DropReason/rejected``) when its
+    /// - Throws: a `Problem` (so the client counts the event as `DropReason.rejected`) when its
     ///   JSON is larger than ``Configuration/maximumEventBytes``, or after ``close()``.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let payload = SegmentMessage.encode(envelope)

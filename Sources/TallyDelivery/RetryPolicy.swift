@@ -8,16 +8,16 @@ import Tally
 /// |---|---|
 /// | 2xx | the batch's events are removed from the queue |
 /// | 408, 410, 429, 460, any 5xx but 501 and 505, or no answer (refused, reset, timeout) | the batch stays queued and is sent again after a wait |
-/// | 400 | the batch is split in halves, each sent alone, until the event the server refuses is alone; that one is dropped (``Tally/DropReason/refusedByServer``), the others are delivered |
+/// | 400 | the batch is split in halves, each sent alone, until the event the server refuses is alone; that one is dropped (`DropReason.refusedByServer`), the others are delivered |
 /// | 413 | the batch is halved and each half sent alone; a single event refused as too large is dropped |
-/// | anything else (401, 403, 404, 422, 501, 505, 3xx…) | the batch is dropped (``Tally/DropReason/refusedByServer``) and reported |
+/// | anything else (401, 403, 404, 422, 501, 505, 3xx…) | the batch is dropped (`DropReason.refusedByServer`) and reported |
 ///
 /// The wait before a retry: the server's `Retry-After` (seconds or an HTTP date) when it sends one with a
 /// retried status, at most ``maximumRetryAfter``; such waits do not count as attempts. Otherwise
 /// exponential back-off: ``baseDelay`` doubled at each attempt, at most ``maximumDelay``, times a random
 /// factor between 1 − ``jitter`` and 1 + ``jitter`` (and still at most ``maximumDelay``). After
 /// ``maximumAttempts`` backed-off retries of one batch, the batch is dropped
-/// (``Tally/DropReason/retriesExhausted``). Every request carries `X-Retry-Count`: 0 for the first
+/// (`DropReason.retriesExhausted`). Every request carries `X-Retry-Count`: 0 for the first
 /// attempt, then how many attempts of the same batch came before.
 ///
 /// ```swift

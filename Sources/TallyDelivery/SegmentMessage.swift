@@ -6,11 +6,11 @@ import Tally
 ///
 /// | event kind | fields |
 /// |---|---|
-/// | ``Tally/Event/Kind/track`` | `"type":"track"`, `event` (the name), `properties` |
-/// | ``Tally/Event/Kind/screen`` | `"type":"screen"`, `name`, `properties` |
-/// | ``Tally/Event/Kind/identify`` | `"type":"identify"`, `userId` (the event's ``Tally/Event/userId``), `traits` |
-/// | ``Tally/Event/Kind/group`` | `"type":"group"`, `groupId` (the event's ``Tally/Event/groupId``), `traits` |
-/// | ``Tally/Event/Kind/alias`` | `"type":"alias"`, `userId` (the new id, the event's ``Tally/Event/userId``), `previousId` (the id the event was tracked with) |
+/// | `Event.Kind.track` | `"type":"track"`, `event` (the name), `properties` |
+/// | `Event.Kind.screen` | `"type":"screen"`, `name`, `properties` |
+/// | `Event.Kind.identify` | `"type":"identify"`, `userId` (the event's `Event.userId`), `traits` |
+/// | `Event.Kind.group` | `"type":"group"`, `groupId` (the event's `Event.groupId`), `traits` |
+/// | `Event.Kind.alias` | `"type":"alias"`, `userId` (the new id, the event's `Event.userId`), `previousId` (the id the event was tracked with) |
 ///
 /// Every message also has `anonymousId`, `userId` when known, `messageId` (the envelope's, so a message
 /// sent twice is deduplicated by the server), `timestamp` (ISO 8601, milliseconds, UTC) and `context`:
