@@ -67,8 +67,10 @@ import Testing
             }
         }
         #expect(killed == kills, "seed \(seed)")
+        var numbersByRun: [Int: Set<Int>] = [:]
+        for key in idsByEvent.keys { numbersByRun[key[0], default: []].insert(key[1]) }
         for run in 1...runs {
-            let numbers = Set(idsByEvent.keys.filter { $0[0] == run }.map { $0[1] })
+            let numbers = numbersByRun[run] ?? []
             let highest = numbers.max() ?? 0
             // Events are committed in order: every one up to the last reported, and none missing below
             // the highest that arrived.

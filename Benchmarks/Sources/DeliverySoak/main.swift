@@ -153,9 +153,11 @@ for line in try String(contentsOf: log, encoding: .utf8).split(separator: "\n") 
         messages += 1
     }
 }
+var numbersByRun: [Int: Set<Int>] = [:]
+for key in idsByEvent.keys { numbersByRun[key[0], default: []].insert(key[1]) }
 var lost = 0
 for run in 1...runs {
-    let numbers = Set(idsByEvent.keys.filter { $0[0] == run }.map { $0[1] })
+    let numbers = numbersByRun[run] ?? []
     let highest = numbers.max() ?? 0
     lost += max(0, committed[run, default: 0] - highest) + (highest - numbers.count)
 }
