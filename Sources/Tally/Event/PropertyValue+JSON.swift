@@ -19,9 +19,10 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 extension PropertyValue {
     /// Reads a JSON text.
     ///
-    /// Numbers written without a fraction or exponent become ``int(_:)`` (or ``double(_:)`` when they do
-    /// not fit in `Int`); all others become ``double(_:)``. So `1` and `1.0` round-trip as different
-    /// cases.
+    /// Numbers written without a fraction or exponent become ``int(_:)``, and all others ``double(_:)``, so
+    /// `1` and `1.0` round-trip as different cases. A number neither holds (an integer beyond `Int`, or a
+    /// number beyond the largest double) becomes ``bigNumber(_:)`` with its text, so no number is rounded
+    /// to another integer or turned into `null`.
     ///
     /// - Parameter json: one complete JSON value; surrounding whitespace is allowed.
     /// - Throws: ``JSONError`` naming the byte offset of the first problem.
@@ -77,6 +78,7 @@ package struct JSONWriter {
         case .string(let string): writeString(string)
         case .int(let int): writeRaw(String(int))
         case .double(let double): writeDouble(double)
+        case .bigNumber(let number): writeRaw(number.text)
         case .bool(let bool): writeRaw(bool ? "true" : "false")
         case .null: writeRaw("null")
         case .array(let elements):
@@ -500,9 +502,12 @@ package struct JSONReader {
             guard skipDigits() > 0 else { throw JSONError("Expected a digit in the exponent", offset: index) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
-        guard let double = Double(text) else { throw JSONError("Invalid number", offset: start) }
-        return .double(double)
+        if isInteger {
+            if let int = Int(text) { return .int(int) }
+        } else if let double = Double(text), double.isFinite {
+            return .double(double)
+        }
+        return .bigNumber(BigNumber(validatedText: text))
     }
 
     @discardableResult
@@ -544,12 +549,25 @@ extension PropertyValue: Codable {
     }
 
     /// Encodes the value; non-finite doubles are encoded as nil.
+    ///
+    /// A ``bigNumber(_:)`` is encoded as a `Decimal` when one holds it exactly (up to 38 significant digits);
+    /// otherwise encoding throws `EncodingError.invalidValue` rather than round it. ``jsonString`` writes any
+    /// big number exactly.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .double(let value): value.isFinite ? try container.encode(value) : try container.encodeNil()
+        case .bigNumber(let value):
+            guard let decimal = value.exactDecimal else {
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "\(value) has more significant digits than Decimal holds; use jsonString"))
+            }
+            try container.encode(decimal)
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

@@ -172,6 +172,7 @@ extension SwiftCodeGenerator {
         case .string(let string): return ".string(\(SwiftNames.literal(string)))"
         case .int(let int): return ".int(\(int))"
         case .double(let double): return ".double(\(double))"
+        case .bigNumber(let number): return ".bigNumber(BigNumber(\(SwiftNames.literal(number.text)))!)"
         case .bool(let bool): return ".bool(\(bool))"
         case .null: return ".null"
         case .array(let elements): return ".array([\(elements.map(literal).joined(separator: ", "))])"

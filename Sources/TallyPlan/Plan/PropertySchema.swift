@@ -121,7 +121,8 @@ public enum SchemaType: String, Sendable, Hashable, CaseIterable, Comparable {
     public func accepts(_ value: PropertyValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null): return true
-        case (.integer, .int), (.number, .int), (.number, .double): return true
+        case (.integer, .int), (.number, .int), (.number, .double), (.number, .bigNumber): return true
+        case (.integer, .bigNumber(let number)): return number.isInteger
         case (.integer, .double(let double)): return double.isFinite && double.rounded(.towardZero) == double
         default: return false
         }

@@ -93,6 +93,8 @@ struct ValidationRun {
             if rules.contains(.number) { checkNumber(Double(int), value, schema, personal: personal, path: path) }
         case .double(let double):
             if rules.contains(.number) { checkNumber(double, value, schema, personal: personal, path: path) }
+        case .bigNumber(let number):
+            if rules.contains(.number) { checkNumber(number.doubleValue, value, schema, personal: personal, path: path) }
         case .array(let elements):
             if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
         case .object(let members):
@@ -164,6 +166,7 @@ struct ValidationRun {
         switch value {
         case .string: return types.contains(.string)
         case .int: return !types.isDisjoint(with: [.integer, .number])
+        case .bigNumber(let number): return types.contains(.number) || (types.contains(.integer) && number.isInteger)
         case .double(let double):
             if types.contains(.number) { return true }
             return types.contains(.integer) && double.isFinite && double.rounded(.towardZero) == double
