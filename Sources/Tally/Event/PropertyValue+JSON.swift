@@ -321,12 +321,15 @@ package struct JSONReader {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+            let keyOffset = index
             let key = try readString()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
             index += 1
             skipWhitespace()
-            members[key] = try readValue(depth: depth + 1)
+            if members.updateValue(try readValue(depth: depth + 1), forKey: key) != nil {
+                try Self.checkSameKey(key, in: members, offset: keyOffset)
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -337,6 +340,25 @@ package struct JSONReader {
             default: throw JSONError("Expected ',' or '}' in an object", offset: index)
             }
         }
+    }
+
+    /// A repeated key keeps its last value, as JSON readers do. But `String` also equates keys that differ only
+    /// in Unicode normalization ("é" as U+00E9, or as "e" and U+0301), which JSON keeps apart; a dictionary
+    /// cannot hold both, so such an object is refused rather than merged.
+    private static func checkSameKey(
+        _ key: String, in members: [String: PropertyValue], offset: Int
+    ) throws(JSONError) {
+        guard let stored = members.index(forKey: key)
+        else { return }
+        let other = members[stored].key
+        guard !other.utf8.elementsEqual(key.utf8) else { return }
+        func codePoints(_ text: String) -> String {
+            "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+                .joined() + "\""
+        }
+        throw JSONError(
+            "The object has keys \(codePoints(other)) and \(codePoints(key)), which differ only in Unicode normalization; an event cannot hold both",
+            offset: offset)
     }
 
     /// The number of members of the object at the current position; leaves the index after it.
