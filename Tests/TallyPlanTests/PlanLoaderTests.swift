@@ -129,14 +129,14 @@ struct PlanLoaderTests {
             line: 6, column: 5, message: "A plan describes at most one identify event; 'user' is already planned at 3:5"),
         ErrorCase(
             name: "unknown keyword", text: header + "      p: { type: string, minLenght: 3 }\n", line: 6, column: 26,
-            message: "Unknown keyword 'minLenght' is ignored; did you mean 'minLength'?", severity: .warning),
+            message: "Unknown keyword 'minLenght' is not checked; did you mean 'minLength'?", severity: .warning),
         ErrorCase(
             name: "nullable", text: header + "      p: { type: string, nullable: true }\n", line: 6, column: 26,
-            message: "Unknown keyword 'nullable' is ignored; to allow null, add \"null\" to 'type': type: [string, \"null\"]",
+            message: "Unknown keyword 'nullable' is not checked; to allow null, add \"null\" to 'type': type: [string, \"null\"]",
             severity: .warning),
         ErrorCase(
             name: "unsupported JSON Schema keyword", text: header + "      p: { oneOf: [] }\n", line: 6, column: 12,
-            message: "Unknown keyword 'oneOf' is ignored; it is JSON Schema but not in the subset Tally checks",
+            message: "'oneOf' is not checked: it is JSON Schema, but not in the subset Tally checks",
             severity: .warning),
         ErrorCase(
             name: "keyword for another type", text: header + "      p: { type: integer, minLength: 3 }\n", line: 6,
@@ -147,7 +147,8 @@ struct PlanLoaderTests {
             column: 36, message: "'enum' value 1 is not of type string; no value can match it", severity: .warning),
         ErrorCase(
             name: "unknown format", text: header + "      p: { type: string, format: emial }\n", line: 6, column: 34,
-            message: "Format 'emial' is not checked; Tally checks date-time, email, uri, uuid; did you mean 'email'?",
+            message:
+                "Format 'emial' is not checked; Tally checks date-time, date, time, email, hostname, ipv4, ipv6, uri, uri-reference, uuid, json-pointer; did you mean 'email'?",
             severity: .warning),
         ErrorCase(
             name: "unknown event key", text: "version: 1\nevents:\n  - name: a\n    descripton: x\n    description: x\n",

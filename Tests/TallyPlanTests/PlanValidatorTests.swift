@@ -248,11 +248,11 @@ struct PlanValidatorTests {
 
     @Test func descriptionsReadAsOneLineAndHidePersonalData() throws {
         let plan = try Fixtures.singleProperty("{ type: string, format: email, pii: true }")
-        let violations = PlanValidator(plan: plan).validate(Event("e", ["p": "ana@example"]))
+        let violations = PlanValidator(plan: plan).validate(Event("e", ["p": "ana@"]))
         #expect(violations.map(\.kind) == [.piiPresent, .formatMismatch])
-        #expect(violations.allSatisfy { !$0.description.contains("ana@example") })
+        #expect(violations.allSatisfy { !$0.description.contains("ana@") })
         #expect(violations.allSatisfy { $0.isPersonalData })
-        #expect(violations[0].actual == "ana@example")
+        #expect(violations[0].actual == "ana@")
         #expect(
             violations[1].description
                 == #"track "e" /properties/p: a string value (personal data, not shown) is not valid for format: email"#)

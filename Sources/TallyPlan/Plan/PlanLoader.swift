@@ -83,9 +83,19 @@ public struct PlanLoadResult: Sendable, Hashable {
     public var warnings: [PlanDiagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     /// The plan, or the ``PlanError`` holding every error.
-    public func get() throws(PlanError) -> TrackingPlan {
-        if let plan, failureKind == nil { return plan }
-        throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics)
+    ///
+    /// A plan with keywords Tally does not check (``TrackingPlan/uncheckedKeywords``) is refused too, with one
+    /// error per keyword at its location, unless `allowingUncheckedKeywords` is true: validating against it
+    /// would pass events that break those keywords.
+    ///
+    /// - Parameter allowingUncheckedKeywords: return such a plan anyway; its validation skips those keywords.
+    /// - Throws: ``PlanError`` with every error (kind ``PlanError/Kind/invalidPlan`` for unchecked keywords).
+    public func get(allowingUncheckedKeywords: Bool = false) throws(PlanError) -> TrackingPlan {
+        guard let plan, failureKind == nil else { throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics) }
+        guard allowingUncheckedKeywords || plan.uncheckedKeywords.isEmpty else {
+            throw PlanError(.invalidPlan, diagnostics: plan.uncheckedKeywords.map(\.refusal))
+        }
+        return plan
     }
 }
 
@@ -93,15 +103,20 @@ extension TrackingPlan {
     /// Loads a plan from a YAML or JSON file.
     ///
     /// Warnings are ignored here; use ``PlanLoader/load(contentsOf:displayName:)`` or `tally plan lint`
-    /// to see them.
+    /// to see them. A plan with keywords Tally does not check (`$ref`, `anyOf`, a misspelt `minLenght`, an
+    /// unknown `format`) is refused, since validating against it would pass events that break them.
     ///
     /// ```swift
     /// let plan = try TrackingPlan(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
     /// ```
     ///
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - allowingUncheckedKeywords: load such a plan anyway; ``TrackingPlan/uncheckedKeywords`` lists
+    ///     what its validation skips.
     /// - Throws: ``PlanError`` with every error, each with file, line and column.
-    public init(contentsOf url: URL) throws(PlanError) {
-        self = try PlanLoader.load(contentsOf: url).get()
+    public init(contentsOf url: URL, allowingUncheckedKeywords: Bool = false) throws(PlanError) {
+        self = try PlanLoader.load(contentsOf: url).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
 
     /// Loads a plan from YAML or JSON text.
@@ -118,8 +133,10 @@ extension TrackingPlan {
     /// - Parameters:
     ///   - text: the plan, YAML or JSON.
     ///   - file: the name error locations use.
+    ///   - allowingUncheckedKeywords: load a plan with keywords Tally does not check; see
+    ///     ``init(contentsOf:allowingUncheckedKeywords:)``.
     /// - Throws: ``PlanError`` with every error, each with file, line and column.
-    public init(text: String, file: String = "plan.yaml") throws(PlanError) {
-        self = try PlanLoader.load(text: text, file: file).get()
+    public init(text: String, file: String = "plan.yaml", allowingUncheckedKeywords: Bool = false) throws(PlanError) {
+        self = try PlanLoader.load(text: text, file: file).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
 }

@@ -19,6 +19,10 @@ import Tally
 /// The keyword subset follows JSON Schema 2020-12 (see <doc:TrackingPlans>). Tally's own rules:
 /// - Track and screen events match the planned event of the same kind and name; identify, group and alias
 ///   events, whose names are ids, match the plan's event of their kind.
+/// - Strings compare by Unicode code points everywhere (event and property names, `enum`, `const`,
+///   `required`), never by `String`'s canonical equivalence; numbers compare exactly at any size.
+/// - Keywords the plan has but Tally does not check (``TrackingPlan/uncheckedKeywords``) are skipped; load
+///   plans with ``TrackingPlan/init(contentsOf:allowingUncheckedKeywords:)``, which refuses them by default.
 /// - At event level, properties the plan does not declare are violations unless the event says
 ///   `additionalProperties: true`. Nested objects follow JSON Schema: extra members are fine unless
 ///   `additionalProperties` is `false` or a schema.
@@ -32,8 +36,9 @@ public struct PlanValidator: Sendable {
     /// by default.
     public let redactionMarker: String
 
-    private let tracks: [String: CompiledEvent]
-    private let screens: [String: CompiledEvent]
+    /// Keyed by code points: an event named "café" with a decomposed "é" is not the planned "café".
+    private let tracks: [PropertyName: CompiledEvent]
+    private let screens: [PropertyName: CompiledEvent]
     private let identify: CompiledEvent?
     private let group: CompiledEvent?
     private let alias: CompiledEvent?
@@ -46,14 +51,15 @@ public struct PlanValidator: Sendable {
     public init(plan: TrackingPlan, redactionMarker: String = "[redacted]") {
         self.plan = plan
         self.redactionMarker = redactionMarker
-        var tracks: [String: CompiledEvent] = [:]
-        var screens: [String: CompiledEvent] = [:]
+        var tracks: [PropertyName: CompiledEvent] = [:]
+        var screens: [PropertyName: CompiledEvent] = [:]
         var byKind: [Event.Kind: CompiledEvent] = [:]
         for event in plan.events {
             let compiled = CompiledEvent(event)
+            let name = PropertyName(event.name)
             switch event.kind {
-            case .track: if tracks[event.name] == nil { tracks[event.name] = compiled }
-            case .screen: if screens[event.name] == nil { screens[event.name] = compiled }
+            case .track: if tracks[name] == nil { tracks[name] = compiled }
+            case .screen: if screens[name] == nil { screens[name] = compiled }
             case .identify, .group, .alias: if byKind[event.kind] == nil { byKind[event.kind] = compiled }
             }
         }
@@ -88,8 +94,8 @@ public struct PlanValidator: Sendable {
     private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
         let compiled: CompiledEvent?
         switch event.kind {
-        case .track: compiled = tracks[event.name]
-        case .screen: compiled = screens[event.name]
+        case .track: compiled = tracks[PropertyName(event.name)]
+        case .screen: compiled = screens[PropertyName(event.name)]
         case .identify: compiled = identify
         case .group: compiled = group
         case .alias: compiled = alias
@@ -108,7 +114,8 @@ public struct PlanValidator: Sendable {
 
     /// Says where else the name is planned, if anywhere: the usual cause of an unknown event.
     private func unknownEventRule(_ event: Event) -> String {
-        let others = plan.events.filter { $0.name == event.name && $0.kind != event.kind }.map(\.kind.rawValue)
+        let others = plan.events.filter { $0.name.hasSameCodePoints(as: event.name) && $0.kind != event.kind }
+            .map(\.kind.rawValue)
         guard !others.isEmpty else { return "plan" }
         return "the plan has it as a \(others.joined(separator: " and a ")) event"
     }

@@ -35,7 +35,7 @@ struct ValidationRun {
     }
 
     /// Checks an object's members: declared ones against their schemas, required ones for presence, others
-    /// by `additionalProperties`.
+    /// by `additionalProperties`, and their count. Names match by code points.
     mutating func checkMembers(
         _ object: [String: PropertyValue], of schema: CompiledSchema, personal: Bool, path: () -> String
     ) {
@@ -57,9 +57,15 @@ struct ValidationRun {
             }
         }
         if requiredSeen < schema.requiredNames.count {
-            for name in schema.requiredNames where object[name] == nil {
-                report(.missingRequired, { path() + "/" + JSONPointer.escape(name) }, "required", nil, personal: personal)
+            for name in schema.requiredNames where JSONEquality.member(name.string, of: object) == nil {
+                report(.missingRequired, { path() + "/" + JSONPointer.escape(name.string) }, "required", nil, personal: personal)
             }
+        }
+        if object.count < schema.minProperties {
+            report(.length, path, "minProperties: \(schema.minProperties)", .object(object), personal: personal)
+        }
+        if object.count > schema.maxProperties {
+            report(.length, path, "maxProperties: \(schema.maxProperties)", .object(object), personal: personal)
         }
     }
 
@@ -70,9 +76,12 @@ struct ValidationRun {
         if rules.contains(.pii) {
             switch value {
             case .null: return
-            case .string(let string) where string == redactionMarker: return
+            case .string(let string) where string.hasSameCodePoints(as: redactionMarker): return
             default: report(.piiPresent, path, "pii: true", value, personal: true)
             }
+        }
+        if case .double(let double) = value, !double.isFinite {
+            return report(.nonFiniteNumber, path, "JSON numbers are finite", value, personal: personal)
         }
         guard Self.hasType(value, schema.types) else {
             return report(.wrongType, path, schema.typeRule, value, personal: personal)
@@ -89,12 +98,8 @@ struct ValidationRun {
         switch value {
         case .string(let string):
             if rules.contains(.string) { checkString(string, value, schema, personal: personal, path: path) }
-        case .int(let int):
-            if rules.contains(.number) { checkNumber(Double(int), value, schema, personal: personal, path: path) }
-        case .double(let double):
-            if rules.contains(.number) { checkNumber(double, value, schema, personal: personal, path: path) }
-        case .bigNumber(let number):
-            if rules.contains(.number) { checkNumber(number.doubleValue, value, schema, personal: personal, path: path) }
+        case .int, .double, .bigNumber:
+            if rules.contains(.number) { checkNumber(value, schema, personal: personal, path: path) }
         case .array(let elements):
             if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
         case .object(let members):
@@ -126,20 +131,24 @@ struct ValidationRun {
         }
     }
 
+    /// Bounds compare exactly, whatever the sizes: see ``CompiledNumber``.
     private mutating func checkNumber(
-        _ number: Double, _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+        _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
     ) {
-        if number < schema.minimum {
-            report(.outOfRange, path, "minimum: \(schema.minimum.shortDescription)", value, personal: personal)
+        if let bound = schema.minimum, bound.compare(value) < 0 {
+            report(.outOfRange, path, "minimum: \(bound.number)", value, personal: personal)
         }
-        if number > schema.maximum {
-            report(.outOfRange, path, "maximum: \(schema.maximum.shortDescription)", value, personal: personal)
+        if let bound = schema.maximum, bound.compare(value) > 0 {
+            report(.outOfRange, path, "maximum: \(bound.number)", value, personal: personal)
         }
-        if number <= schema.exclusiveMinimum {
-            report(.outOfRange, path, "exclusiveMinimum: \(schema.exclusiveMinimum.shortDescription)", value, personal: personal)
+        if let bound = schema.exclusiveMinimum, bound.compare(value) <= 0 {
+            report(.outOfRange, path, "exclusiveMinimum: \(bound.number)", value, personal: personal)
         }
-        if number >= schema.exclusiveMaximum {
-            report(.outOfRange, path, "exclusiveMaximum: \(schema.exclusiveMaximum.shortDescription)", value, personal: personal)
+        if let bound = schema.exclusiveMaximum, bound.compare(value) >= 0 {
+            report(.outOfRange, path, "exclusiveMaximum: \(bound.number)", value, personal: personal)
+        }
+        if let divisor = schema.multipleOf, !divisor.divides(value) {
+            report(.notMultipleOf, path, "multipleOf: \(divisor.number)", value, personal: personal)
         }
     }
 
@@ -152,6 +161,9 @@ struct ValidationRun {
         if elements.count > schema.maxItems {
             report(.length, path, "maxItems: \(schema.maxItems)", value, personal: personal)
         }
+        if schema.uniqueItems, let (first, second) = JSONEquality.firstRepeat(in: elements) {
+            report(.notUnique, path, "uniqueItems: true (elements \(first) and \(second) are equal)", value, personal: personal)
+        }
         if let items = schema.items {
             for (offset, element) in elements.enumerated() {
                 check(element, items, personal: personal) { path() + "/\(offset)" }
@@ -159,17 +171,18 @@ struct ValidationRun {
         }
     }
 
-    /// JSON Schema's `type`: integers are `.int` or whole finite doubles; numbers are either.
+    /// JSON Schema's `type`: integers are `.int`, whole finite doubles and big numbers without a fraction;
+    /// numbers are any of them.
     @inline(__always)
     static func hasType(_ value: PropertyValue, _ types: CompiledSchema.TypeMask) -> Bool {
         if types == .any { return true }
         switch value {
         case .string: return types.contains(.string)
         case .int: return !types.isDisjoint(with: [.integer, .number])
-        case .bigNumber(let number): return types.contains(.number) || (types.contains(.integer) && number.isInteger)
         case .double(let double):
             if types.contains(.number) { return true }
             return types.contains(.integer) && double.isFinite && double.rounded(.towardZero) == double
+        case .bigNumber(let number): return types.contains(.number) || (types.contains(.integer) && number.isInteger)
         case .bool: return types.contains(.boolean)
         case .array: return types.contains(.array)
         case .object: return types.contains(.object)
@@ -181,7 +194,7 @@ struct ValidationRun {
     static func isMember(_ value: PropertyValue, _ values: [PropertyValue], strings: [String]?) -> Bool {
         if let strings {
             guard case .string(let string) = value else { return false }
-            return strings.contains(string)
+            return strings.contains { $0.hasSameCodePoints(as: string) }
         }
         return values.contains { JSONEquality.equal(value, $0) }
     }

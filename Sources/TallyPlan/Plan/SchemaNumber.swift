@@ -1,0 +1,148 @@
+import Tally
+
+/// A number in a tracking plan, exactly as JSON wrote it: an integer of any size, or a double.
+///
+/// Bounds (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`) and `multipleOf` are schema numbers,
+/// so `maximum: 9007199254740992` (2^53) rejects 9007199254740993 and `maximum: 1e400` needs no double that
+/// large. An integer written without fraction or exponent is exact at any size; a number with a fraction or
+/// exponent is the nearest double, as JSON readers (and Tally's recordings) read it.
+///
+/// ```swift
+/// let price = PropertySchema(types: [.number], minimum: 0, multipleOf: 0.01)
+/// let id = PropertySchema(types: [.integer], maximum: SchemaNumber(json: "18446744073709551615"))
+/// ```
+public struct SchemaNumber: Sendable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral
+{
+    /// The number: ``PropertyValue/int(_:)``, a finite ``PropertyValue/double(_:)`` or
+    /// ``PropertyValue/bigNumber(_:)``.
+    public let value: PropertyValue
+
+    /// An integer.
+    public init(_ value: Int) { self.value = .int(value) }
+
+    /// A double; nil for NaN and infinities, which JSON cannot write.
+    public init?(_ value: Double) {
+        guard value.isFinite else { return nil }
+        self.value = .double(value)
+    }
+
+    /// A number too large for `Int` or `Double`.
+    public init(_ value: BigNumber) { self.value = .bigNumber(value) }
+
+    /// A JSON number held in a property value; nil for any other value and for NaN and infinities.
+    public init?(_ value: PropertyValue) {
+        switch value {
+        case .int, .bigNumber: self.value = value
+        case .double(let double) where double.isFinite: self.value = value
+        default: return nil
+        }
+    }
+
+    /// Reads JSON number text, such as `12`, `0.5`, `1e-3` or `18446744073709551617`; nil for other text.
+    public init?(json text: String) {
+        guard let value = try? PropertyValue(json: text), let number = SchemaNumber(value) else { return nil }
+        self = number
+    }
+
+    public init(integerLiteral value: Int) { self.value = .int(value) }
+
+    public init(floatLiteral value: Double) { self.value = .double(value) }
+
+    /// The number as JSON writes it: `12`, `0.5`, `18446744073709551617`.
+    public var description: String { value.jsonString }
+
+    /// Whether the number has no fractional part: `3`, `3.0` and `1e400` are integers.
+    public var isInteger: Bool {
+        switch value {
+        case .int: return true
+        case .double(let double): return double.rounded(.towardZero) == double
+        case .bigNumber(let big): return big.isInteger
+        default: return false
+        }
+    }
+}
+
+extension SchemaNumber {
+    /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`, exactly.
+    static func compare(_ lhs: SchemaNumber, _ rhs: SchemaNumber) -> Int {
+        CompiledNumber(rhs).compare(lhs.value)
+    }
+}
+
+/// A ``SchemaNumber`` prepared for comparisons: most take one `Int` or `Double` comparison, and only a tie
+/// between a value and a bound that no double holds exactly takes the exact decimal path.
+struct CompiledNumber: Sendable {
+    let number: SchemaNumber
+    /// The bound as an `Int` when it is an integer that fits: integers compare against it exactly.
+    let int: Int?
+    /// The nearest double (infinite beyond the largest one). Rounding is monotonic, so a value whose double
+    /// is strictly below or above this one is strictly below or above the bound.
+    let double: Double
+    /// Whether ``double`` is the bound exactly.
+    let isExactDouble: Bool
+
+    init(_ number: SchemaNumber) {
+        self.number = number
+        switch number.value {
+        case .int(let int):
+            self.int = int
+            self.double = Double(int)
+            self.isExactDouble = Int(exactly: Double(int)) == int
+        case .double(let double):
+            self.int = Int(exactly: double)
+            self.double = double
+            self.isExactDouble = true
+        case .bigNumber(let big):
+            self.int = nil
+            self.double = big.doubleValue
+            self.isExactDouble = false
+        default:
+            preconditionFailure("A SchemaNumber holds a number")
+        }
+    }
+
+    /// -1, 0 or 1 as `value` is below, equal to or above the bound. `value` is a number: an int, a finite
+    /// double or a big number.
+    @inline(__always)
+    func compare(_ value: PropertyValue) -> Int {
+        switch value {
+        case .int(let value):
+            if let int { return value < int ? -1 : (value > int ? 1 : 0) }
+            let rounded = Double(value)
+            if rounded < double { return -1 }
+            if rounded > double { return 1 }
+        case .double(let value):
+            if value < double { return -1 }
+            if value > double { return 1 }
+            if isExactDouble { return 0 }
+        default:
+            break
+        }
+        return exactCompare(value)
+    }
+
+    private func exactCompare(_ value: PropertyValue) -> Int {
+        guard let lhs = ExactDecimal(value), let rhs = ExactDecimal(number.value) else { return 0 }
+        return ExactDecimal.compare(lhs, rhs)
+    }
+
+    /// Whether `value` divided by this number is an integer, taking each as the decimal JSON writes for it
+    /// (a double as its shortest form that reads back the same, so 0.3 is a multiple of 0.1).
+    func divides(_ value: PropertyValue) -> Bool {
+        if case .int(let value) = value, let int, int > 0 { return value % int == 0 }
+        guard let dividend = Self.decimal(value), let divisor = Self.decimal(number.value), !divisor.isZero else {
+            return true
+        }
+        return dividend.isMultiple(of: divisor)
+    }
+
+    private static func decimal(_ value: PropertyValue) -> ExactDecimal? {
+        switch value {
+        case .int(let int): return ExactDecimal(int)
+        case .double(let double) where double.isFinite: return ExactDecimal(shortest: double)
+        case .bigNumber(let big): return ExactDecimal(big)
+        default: return nil
+        }
+    }
+}
