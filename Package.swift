@@ -17,6 +17,11 @@ let package = Package(
         .executable(name: "tally", targets: ["tally"]),
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
     ],
+    // Optional parts, off by default: a package that depends on Tally resolves and builds none of their
+    // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
+    traits: [
+        .trait(name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
@@ -33,6 +38,9 @@ let package = Package(
                 "TallyPlan",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Without it, IssueReporting cannot reach Swift Testing and a failing expectation passes.
+                // Linked here so that a test target depending on TallyTesting alone gets it.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .target(
@@ -48,9 +56,11 @@ let package = Package(
             dependencies: [
                 "Tally",
                 "TallyPlan",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]
         ),
+        // The build plugin's tool: `tally gen` without the command line's dependencies.
+        .executableTarget(name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
         // Helpers shared by this repository's own tests; not a product.
         .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
@@ -59,7 +69,6 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 "TallyTestSupport",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .testTarget(
@@ -68,13 +77,12 @@ let package = Package(
                 "TallyPlan",
                 "Tally",
                 "TallyTesting",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 "TallyPlanGeneratorFixture",
             ],
             resources: [.copy("Fixtures")]
         ),
         // Regenerates event factories from a target's tracking-plan.yaml on every build.
-        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally"]),
+        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally-plan-generator"]),
         // Proves the plugin: compiles only if the plugin generated its factory.
         .target(
             name: "TallyPlanGeneratorFixture",
@@ -90,7 +98,6 @@ let package = Package(
                 "TallyTesting",
                 "TallyTestSupport",
                 "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
     ],

@@ -41,7 +41,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let found = snapshot.firstMatches(matcher)
         guard let chosen = found.unclaimed ?? found.any else {
-            reportIssue(
+            reportFailure(
                 FailureReport.message(
                     "Expected \(matcher) to have been tracked, but it was not.", matcher: matcher,
                     recorded: snapshot.listing),
@@ -76,7 +76,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
         guard matching.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected \(matcher) not to have been tracked, but \(matching.count) matching event\(matching.count == 1 ? " was" : "s were").\n\n"
                     + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -100,7 +100,7 @@ extension EventRecorder {
         let recorded = snapshot.indices.map(snapshot.event(at:))
         guard recorded == expected else {
             let difference = diff(expected, recorded).map { "\n\nDifference: (-expected +recorded)\n" + $0.indented } ?? ""
-            reportIssue(
+            reportFailure(
                 "Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in order, but the recording differs.\n\n"
                     + FailureReport.recordedList(snapshot.listing) + difference,
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -136,7 +136,7 @@ extension EventRecorder {
                 parts.append("Unexpected (\(unmatched.count)):\n" + unmatched.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"))
             }
             parts.append(FailureReport.recordedList(snapshot.listing))
-            reportIssue(
+            reportFailure(
                 parts.joined(separator: "\n\n"), fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
@@ -163,7 +163,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
         guard matching.count == count else {
-            reportIssue(
+            reportFailure(
                 "Expected \(count) event\(count == 1 ? "" : "s") matching \(matcher), but \(matching.count) \(matching.count == 1 ? "was" : "were") recorded.\n\n"
                     + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -187,7 +187,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let failing = snapshot.indices.filter { !matcher.matches(snapshot.event(at: $0)) }
         guard failing.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected every event to match \(matcher), but \(failing.count) did not:\n"
                     + failing.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n"),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -212,7 +212,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let unclaimed = snapshot.indices.filter { !snapshot.isClaimed($0) }
         guard unclaimed.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected nothing else to have been tracked, but \(unclaimed.count) event\(unclaimed.count == 1 ? " was" : "s were") not accounted for by an expectation:\n"
                     + unclaimed.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
                     + FailureReport.recordedList(snapshot.listing),
@@ -236,7 +236,7 @@ extension EventRecorder {
         do {
             try refresh()
         } catch {
-            reportIssue(
+            reportFailure(
                 "Could not read the recording: \(error)", fileID: fileID, filePath: filePath, line: line, column: column)
         }
     }

@@ -40,7 +40,7 @@ extension EventRecorder {
             lines += violations.map { "      \($0.kind.rawValue) at \($0.path.isEmpty ? "the event" : $0.path): \($0.message)" }
         }
         guard count == 0 else {
-            reportIssue(
+            reportFailure(
                 "Expected every event to be valid against the tracking plan, but \(count) \(count == 1 ? "violation was" : "violations were") found:\n"
                     + lines.joined(separator: "\n"),
                 fileID: fileID, filePath: filePath, line: line, column: column)

@@ -34,7 +34,7 @@ extension EventRecorder {
         if let event = scan.firstMatch { return event }
         if found == .timedOut {
             refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-            reportIssue(
+            reportFailure(
                 FailureReport.message(
                     "Timed out after \(timeout) waiting for \(matcher).", matcher: matcher,
                     recorded: Snapshot(log).listing),
@@ -70,7 +70,7 @@ extension EventRecorder {
         let outcome = await waitUntil(timeout: timeout, clock: clock) { scan.advance(over: $0) }
         guard outcome == .timedOut else { return outcome == .satisfied }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        reportIssue(
+        reportFailure(
             "Timed out after \(timeout) waiting for \(count) event\(count == 1 ? "" : "s") matching \(matcher); \(scan.matches) matched.\n\n"
                 + FailureReport.recordedList(Snapshot(log).listing),
             fileID: fileID, filePath: filePath, line: line, column: column)
