@@ -39,7 +39,7 @@ public enum PropertyValue: Sendable, Hashable {
     /// A double-precision floating-point number.
     case double(Double)
     /// A number too large for ``int(_:)`` or ``double(_:)``, kept exactly. See ``BigNumber``.
-    case bigNumber(BigNumber)
+    indirect case bigNumber(BigNumber)
     /// A Boolean.
     case bool(Bool)
     /// An ordered list of values.
