@@ -51,6 +51,8 @@ extension String {
     func hasSameCodePoints(as other: String) -> Bool {
         let count = utf8.count
         guard count == other.utf8.count else { return false }
+        // Up to 16 bytes, the fingerprint holds every byte: two loads each instead of a call.
+        if count <= 16 { return NameFingerprint(self) == NameFingerprint(other) }
         let compared = utf8.withContiguousStorageIfAvailable { lhs in
             other.utf8.withContiguousStorageIfAvailable { rhs in
                 count == 0 || memcmp(lhs.baseAddress!, rhs.baseAddress!, count) == 0

@@ -66,16 +66,19 @@ public struct SchemaNumber: Sendable, Hashable, CustomStringConvertible, Express
 extension SchemaNumber {
     /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`, exactly.
     static func compare(_ lhs: SchemaNumber, _ rhs: SchemaNumber) -> Int {
-        CompiledNumber(rhs).compare(lhs.value)
+        CompiledNumber.compare(lhs.value, rhs)
     }
 }
 
 /// A ``SchemaNumber`` prepared for comparisons: most take one `Int` or `Double` comparison, and only a tie
 /// between a value and a bound that no double holds exactly takes the exact decimal path.
+///
+/// A plain value with no references, so validation reads it without retains; the exact path is handed the
+/// ``SchemaNumber`` itself, only when it needs it.
 struct CompiledNumber: Sendable {
-    let number: SchemaNumber
-    /// The bound as an `Int` when it is an integer that fits: integers compare against it exactly.
-    let int: Int?
+    /// The bound as an `Int` when it is an integer that fits (``hasInt``): integers compare against it exactly.
+    let int: Int
+    let hasInt: Bool
     /// The nearest double (infinite beyond the largest one). Rounding is monotonic, so a value whose double
     /// is strictly below or above this one is strictly below or above the bound.
     let double: Double
@@ -83,18 +86,20 @@ struct CompiledNumber: Sendable {
     let isExactDouble: Bool
 
     init(_ number: SchemaNumber) {
-        self.number = number
         switch number.value {
         case .int(let int):
             self.int = int
+            self.hasInt = true
             self.double = Double(int)
             self.isExactDouble = Int(exactly: Double(int)) == int
         case .double(let double):
-            self.int = Int(exactly: double)
+            self.int = Int(exactly: double) ?? 0
+            self.hasInt = Int(exactly: double) != nil
             self.double = double
             self.isExactDouble = true
         case .bigNumber(let big):
-            self.int = nil
+            self.int = 0
+            self.hasInt = false
             self.double = big.doubleValue
             self.isExactDouble = false
         default:
@@ -102,36 +107,47 @@ struct CompiledNumber: Sendable {
         }
     }
 
-    /// -1, 0 or 1 as `value` is below, equal to or above the bound. `value` is a number: an int, a finite
-    /// double or a big number.
+    /// -1, 0 or 1 as `value` is below, equal to or above the bound `number` this was compiled from.
     @inline(__always)
-    func compare(_ value: PropertyValue) -> Int {
-        switch value {
-        case .int(let value):
-            if let int { return value < int ? -1 : (value > int ? 1 : 0) }
-            let rounded = Double(value)
-            if rounded < double { return -1 }
-            if rounded > double { return 1 }
-        case .double(let value):
-            if value < double { return -1 }
-            if value > double { return 1 }
-            if isExactDouble { return 0 }
+    func compare(_ value: Int, exact number: @autoclosure () -> SchemaNumber) -> Int {
+        if hasInt { return value < int ? -1 : (value > int ? 1 : 0) }
+        let rounded = Double(value)
+        if rounded < double { return -1 }
+        if rounded > double { return 1 }
+        return Self.compare(.int(value), number())
+    }
+
+    /// -1, 0 or 1 as `value` (finite) is below, equal to or above the bound `number` this was compiled from.
+    @inline(__always)
+    func compare(_ value: Double, exact number: @autoclosure () -> SchemaNumber) -> Int {
+        if value < double { return -1 }
+        if value > double { return 1 }
+        if isExactDouble { return 0 }
+        return Self.compare(.double(value), number())
+    }
+
+    /// The exact comparison of any JSON number with a bound: through decimals unless both are plain.
+    static func compare(_ value: PropertyValue, _ number: SchemaNumber) -> Int {
+        switch (value, number.value) {
+        case (.int(let a), .int(let b)): return a < b ? -1 : (a > b ? 1 : 0)
+        case (.double(let a), .double(let b)): return a < b ? -1 : (a > b ? 1 : 0)
         default:
-            break
+            guard let lhs = ExactDecimal(value), let rhs = ExactDecimal(number.value) else { return 0 }
+            return ExactDecimal.compare(lhs, rhs)
         }
-        return exactCompare(value)
     }
 
-    private func exactCompare(_ value: PropertyValue) -> Int {
-        guard let lhs = ExactDecimal(value), let rhs = ExactDecimal(number.value) else { return 0 }
-        return ExactDecimal.compare(lhs, rhs)
+    /// Whether `value` divided by `number` (this divisor, greater than zero) is an integer, taking each as the
+    /// decimal JSON writes for it (a double as its shortest form that reads back the same, so 0.3 is a
+    /// multiple of 0.1).
+    @inline(__always)
+    func divides(_ value: Int, exact number: @autoclosure () -> SchemaNumber) -> Bool {
+        if hasInt { return value % int == 0 }
+        return Self.divides(.int(value), number())
     }
 
-    /// Whether `value` divided by this number is an integer, taking each as the decimal JSON writes for it
-    /// (a double as its shortest form that reads back the same, so 0.3 is a multiple of 0.1).
-    func divides(_ value: PropertyValue) -> Bool {
-        if case .int(let value) = value, let int, int > 0 { return value % int == 0 }
-        guard let dividend = Self.decimal(value), let divisor = Self.decimal(number.value), !divisor.isZero else {
+    static func divides(_ value: PropertyValue, _ number: SchemaNumber) -> Bool {
+        guard let dividend = decimal(value), let divisor = decimal(number.value), !divisor.isZero else {
             return true
         }
         return dividend.isMultiple(of: divisor)

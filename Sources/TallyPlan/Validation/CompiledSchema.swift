@@ -61,6 +61,8 @@ final class CompiledSchema: Sendable {
     let enumValues: [PropertyValue]?
     /// The enum as strings when every value is one: a cheaper comparison for the common case.
     let enumStrings: [String]?
+    /// Their fingerprints, which decide most comparisons without touching the strings.
+    let enumFingerprints: [NameFingerprint]
     let constValue: PropertyValue?
     let pattern: CompiledPattern?
     let minimum: CompiledNumber?
@@ -95,6 +97,7 @@ final class CompiledSchema: Sendable {
         } else {
             enumStrings = nil
         }
+        enumFingerprints = enumStrings?.map(NameFingerprint.init) ?? []
         constValue = schema.constValue
         pattern = schema.pattern.map(CompiledPattern.init)
         minimum = schema.minimum.map(CompiledNumber.init)

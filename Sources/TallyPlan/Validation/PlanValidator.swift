@@ -36,9 +36,8 @@ public struct PlanValidator: Sendable {
     /// by default.
     public let redactionMarker: String
 
-    /// Keyed by code points: an event named "café" with a decomposed "é" is not the planned "café".
-    private let tracks: [PropertyName: CompiledEvent]
-    private let screens: [PropertyName: CompiledEvent]
+    private let tracks: EventTable
+    private let screens: EventTable
     private let identify: CompiledEvent?
     private let group: CompiledEvent?
     private let alias: CompiledEvent?
@@ -51,20 +50,19 @@ public struct PlanValidator: Sendable {
     public init(plan: TrackingPlan, redactionMarker: String = "[redacted]") {
         self.plan = plan
         self.redactionMarker = redactionMarker
-        var tracks: [PropertyName: CompiledEvent] = [:]
-        var screens: [PropertyName: CompiledEvent] = [:]
+        var tracks: [CompiledEvent] = []
+        var screens: [CompiledEvent] = []
         var byKind: [Event.Kind: CompiledEvent] = [:]
         for event in plan.events {
             let compiled = CompiledEvent(event)
-            let name = PropertyName(event.name)
             switch event.kind {
-            case .track: if tracks[name] == nil { tracks[name] = compiled }
-            case .screen: if screens[name] == nil { screens[name] = compiled }
+            case .track: tracks.append(compiled)
+            case .screen: screens.append(compiled)
             case .identify, .group, .alias: if byKind[event.kind] == nil { byKind[event.kind] = compiled }
             }
         }
-        self.tracks = tracks
-        self.screens = screens
+        self.tracks = EventTable(tracks)
+        self.screens = EventTable(screens)
         self.identify = byKind[.identify]
         self.group = byKind[.group]
         self.alias = byKind[.alias]
@@ -94,8 +92,8 @@ public struct PlanValidator: Sendable {
     private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
         let compiled: CompiledEvent?
         switch event.kind {
-        case .track: compiled = tracks[PropertyName(event.name)]
-        case .screen: compiled = screens[PropertyName(event.name)]
+        case .track: compiled = tracks.event(named: event.name)
+        case .screen: compiled = screens.event(named: event.name)
         case .identify: compiled = identify
         case .group: compiled = group
         case .alias: compiled = alias
@@ -121,13 +119,52 @@ public struct PlanValidator: Sendable {
     }
 }
 
+/// Planned events found by name, by Unicode code points: an event named "café" with a decomposed "é" is not
+/// the planned "café".
+///
+/// `String` keys hash fast but equate canonically equivalent names, so a hit is confirmed byte for byte; only
+/// a plan naming two canonically equivalent events needs the second, exact table.
+struct EventTable: Sendable {
+    private let byName: [String: CompiledEvent]
+    private let exact: [PropertyName: CompiledEvent]?
+
+    /// The first event of each name wins.
+    init(_ events: [CompiledEvent]) {
+        var byName: [String: CompiledEvent] = [:]
+        var exact: [PropertyName: CompiledEvent] = [:]
+        var collides = false
+        for event in events {
+            if let first = byName[event.event.name] {
+                if !first.event.name.hasSameCodePoints(as: event.event.name) { collides = true }
+            } else {
+                byName[event.event.name] = event
+            }
+            if exact[PropertyName(event.event.name)] == nil { exact[PropertyName(event.event.name)] = event }
+        }
+        self.byName = byName
+        self.exact = collides ? exact : nil
+    }
+
+    @inline(__always)
+    func event(named name: String) -> CompiledEvent? {
+        guard let found = byName[name] else { return nil }
+        let fingerprint = NameFingerprint(name)
+        if fingerprint == found.nameFingerprint, fingerprint.length <= 16 || found.event.name.hasSameCodePoints(as: name) {
+            return found
+        }
+        return exact?[PropertyName(name)]
+    }
+}
+
 /// A planned event, compiled.
 final class CompiledEvent: Sendable {
     let event: PlannedEvent
     let schema: CompiledSchema
+    let nameFingerprint: NameFingerprint
 
     init(_ event: PlannedEvent) {
         self.event = event
+        self.nameFingerprint = NameFingerprint(event.name)
         self.schema = CompiledSchema(event.objectSchema)
     }
 }

@@ -80,33 +80,67 @@ struct ValidationRun {
             default: report(.piiPresent, path, "pii: true", value, personal: true)
             }
         }
-        if case .double(let double) = value, !double.isFinite {
-            return report(.nonFiniteNumber, path, "JSON numbers are finite", value, personal: personal)
-        }
         guard Self.hasType(value, schema.types) else {
+            if case .double(let double) = value, !double.isFinite { return reportNonFinite(value, personal, path) }
             return report(.wrongType, path, schema.typeRule, value, personal: personal)
         }
-        if rules.isEmpty { return }
-        if rules.contains(.enumeration), let enumValues = schema.enumValues,
-            !Self.isMember(value, enumValues, strings: schema.enumStrings)
-        {
-            report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
+        if rules.isEmpty {
+            if case .double(let double) = value, !double.isFinite { reportNonFinite(value, personal, path) }
+            return
         }
-        if rules.contains(.constant), let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
-            report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
-        }
+        let valueRules = !rules.isDisjoint(with: [.enumeration, .constant])
         switch value {
         case .string(let string):
+            if valueRules { checkEnumAndConst(value, string: string, schema, personal: personal, path: path) }
             if rules.contains(.string) { checkString(string, value, schema, personal: personal, path: path) }
-        case .int, .double, .bigNumber:
-            if rules.contains(.number) { checkNumber(value, schema, personal: personal, path: path) }
+        case .int(let int):
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { $0.compare(int, exact: $1()) },
+                    divides: { $0.divides(int, exact: $1()) })
+            }
+        case .double(let double):
+            guard double.isFinite else { return reportNonFinite(value, personal, path) }
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { $0.compare(double, exact: $1()) },
+                    divides: { CompiledNumber.divides(value, $1()) })
+            }
+        case .bigNumber:
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { CompiledNumber.compare(value, $1()) },
+                    divides: { CompiledNumber.divides(value, $1()) })
+            }
         case .array(let elements):
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
             if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
         case .object(let members):
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
             if rules.contains(.object) { checkMembers(members, of: schema, personal: personal, path: path) }
         case .bool, .null:
-            break
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
         }
+    }
+
+    /// `enum` and `const`; `string` is the value when it is a string, for the fast path of string enums.
+    @inline(__always)
+    private mutating func checkEnumAndConst(
+        _ value: PropertyValue, string: String?, _ schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        if let enumValues = schema.enumValues, !Self.isMember(value, string: string, enumValues, schema) {
+            report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
+        }
+        if let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
+            report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
+        }
+    }
+
+    private mutating func reportNonFinite(_ value: PropertyValue, _ personal: Bool, _ path: () -> String) {
+        report(.nonFiniteNumber, path, "JSON numbers are finite", value, personal: personal)
     }
 
     private mutating func checkString(
@@ -131,24 +165,28 @@ struct ValidationRun {
         }
     }
 
-    /// Bounds compare exactly, whatever the sizes: see ``CompiledNumber``.
+    /// Bounds compare exactly, whatever the sizes: `order` compares the value with a compiled bound (and the
+    /// plan's number, should only the exact comparison tell), `divides` checks `multipleOf`.
+    @inline(__always)
     private mutating func checkNumber(
-        _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+        _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String,
+        order: (CompiledNumber, @autoclosure () -> SchemaNumber) -> Int,
+        divides: (CompiledNumber, @autoclosure () -> SchemaNumber) -> Bool
     ) {
-        if let bound = schema.minimum, bound.compare(value) < 0 {
-            report(.outOfRange, path, "minimum: \(bound.number)", value, personal: personal)
+        if let bound = schema.minimum, order(bound, schema.source.minimum!) < 0 {
+            report(.outOfRange, path, "minimum: \(schema.source.minimum!)", value, personal: personal)
         }
-        if let bound = schema.maximum, bound.compare(value) > 0 {
-            report(.outOfRange, path, "maximum: \(bound.number)", value, personal: personal)
+        if let bound = schema.maximum, order(bound, schema.source.maximum!) > 0 {
+            report(.outOfRange, path, "maximum: \(schema.source.maximum!)", value, personal: personal)
         }
-        if let bound = schema.exclusiveMinimum, bound.compare(value) <= 0 {
-            report(.outOfRange, path, "exclusiveMinimum: \(bound.number)", value, personal: personal)
+        if let bound = schema.exclusiveMinimum, order(bound, schema.source.exclusiveMinimum!) <= 0 {
+            report(.outOfRange, path, "exclusiveMinimum: \(schema.source.exclusiveMinimum!)", value, personal: personal)
         }
-        if let bound = schema.exclusiveMaximum, bound.compare(value) >= 0 {
-            report(.outOfRange, path, "exclusiveMaximum: \(bound.number)", value, personal: personal)
+        if let bound = schema.exclusiveMaximum, order(bound, schema.source.exclusiveMaximum!) >= 0 {
+            report(.outOfRange, path, "exclusiveMaximum: \(schema.source.exclusiveMaximum!)", value, personal: personal)
         }
-        if let divisor = schema.multipleOf, !divisor.divides(value) {
-            report(.notMultipleOf, path, "multipleOf: \(divisor.number)", value, personal: personal)
+        if let divisor = schema.multipleOf, !divides(divisor, schema.source.multipleOf!) {
+            report(.notMultipleOf, path, "multipleOf: \(schema.source.multipleOf!)", value, personal: personal)
         }
     }
 
@@ -191,11 +229,20 @@ struct ValidationRun {
     }
 
     @inline(__always)
-    static func isMember(_ value: PropertyValue, _ values: [PropertyValue], strings: [String]?) -> Bool {
-        if let strings {
-            guard case .string(let string) = value else { return false }
-            return strings.contains { $0.hasSameCodePoints(as: string) }
+    static func isMember(
+        _ value: PropertyValue, string: String?, _ values: [PropertyValue], _ schema: CompiledSchema
+    ) -> Bool {
+        if let strings = schema.enumStrings {
+            guard let string else { return false }
+            let fingerprint = NameFingerprint(string)
+            let fingerprints = schema.enumFingerprints
+            for index in fingerprints.indices where fingerprints[index] == fingerprint {
+                // Up to 16 bytes the fingerprint holds every byte.
+                if fingerprint.length <= 16 || strings[index].hasSameCodePoints(as: string) { return true }
+            }
+            return false
         }
-        return values.contains { JSONEquality.equal(value, $0) }
+        for candidate in values where JSONEquality.equal(value, candidate) { return true }
+        return false
     }
 }
