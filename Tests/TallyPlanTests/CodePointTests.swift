@@ -50,6 +50,33 @@ struct CodePointTests {
         #expect(properties["x"]?.pattern == #"\u00e9"#)
     }
 
+    @Test func surrogateEscapesAndBothSpellingsLoadTogether() throws {
+        let json = #"""
+            {"version": 1, "events": [{"name": "e", "description": "d", "properties": {
+              "\ud83c\udf55 caf\u00e9": {"type": "string"}, "\ud83c\udf55 cafe\u0301": {"type": "integer"}}}]}
+            """#
+        let plan = try TrackingPlan(text: json, file: "plan.json")
+        #expect(plan.events.first?.properties[PropertyName("\u{1F355} " + Self.decomposed)]?.types == [.integer])
+        #expect(plan.events.first?.properties[PropertyName("\u{1F355} " + Self.composed)]?.types == [.string])
+    }
+
+    /// A backslash outside double quotes is a backslash: when quote counting goes wrong (a lone `"` in a plain
+    /// scalar), the reader notices and masks characters only.
+    @Test func escapesOutsideDoubleQuotesStayAsWritten() throws {
+        let yaml = """
+            version: 1
+            events:
+              - name: e
+                description: a lone " in a plain scalar
+                properties:
+                  \(Self.composed): { pattern: ^\\u00e9$ }
+                  \(Self.decomposed): {}
+            """
+        let plan = try TrackingPlan(text: yaml)
+        #expect(plan.events.first?.properties[PropertyName(Self.composed)]?.pattern == #"^\u00e9$"#)
+        #expect(plan.events.first?.properties.count == 2)
+    }
+
     @Test func keysRepeatedCodePointForCodePointAreStillAnError() {
         let text = Self.bothSpellings.replacingOccurrences(of: Self.decomposed, with: Self.composed)
         let result = PlanLoader.load(text: text, file: "plan.yaml")
@@ -109,6 +136,40 @@ struct CodePointTests {
         #expect(validator.validate(Event(Self.composed)).isEmpty)
         #expect(validator.validate(Event(Self.decomposed)).map(\.kind) == [.unknownEvent])
         #expect(plan.event(named: Self.decomposed) == nil)
+    }
+
+    @Test func twoEventsWhoseNamesDifferOnlyInNormalizationAreBothPlanned() throws {
+        let plan = try TrackingPlan(
+            text: """
+                version: 1
+                events:
+                  - { name: \(Self.composed), description: composed, properties: { a: { type: string } } }
+                  - { name: \(Self.decomposed), description: decomposed, properties: { b: { type: string } } }
+                """)
+        let validator = PlanValidator(plan: plan)
+        #expect(validator.validate(Event(Self.composed, ["a": "x"])).isEmpty)
+        #expect(validator.validate(Event(Self.decomposed, ["b": "x"])).isEmpty)
+        #expect(validator.validate(Event(Self.decomposed, ["a": "x"])).map(\.kind) == [.unexpectedProperty])
+    }
+
+    /// Past 16 bytes a fingerprint holds the length and the first and last eight bytes; the middle is compared.
+    @Test func longNamesAndValuesDifferingInTheMiddleAreDifferent() throws {
+        let name = "aaaaaaaaXbbbbbbbb"
+        let other = "aaaaaaaaYbbbbbbbb"
+        let plan = try TrackingPlan(
+            text: """
+                version: 1
+                events:
+                  - name: \(name)
+                    description: Long names.
+                    properties:
+                      \(name): { enum: [\(name)] }
+                """)
+        let validator = PlanValidator(plan: plan)
+        #expect(validator.validate(Event(name, [name: .string(name)])).isEmpty)
+        #expect(validator.validate(Event(name, [name: .string(other)])).map(\.kind) == [.notInEnum])
+        #expect(validator.validate(Event(name, [other: .string(name)])).map(\.kind) == [.unexpectedProperty])
+        #expect(validator.validate(Event(other, [name: .string(name)])).map(\.kind) == [.unknownEvent])
     }
 
     @Test func lengthsCountCodePoints() throws {

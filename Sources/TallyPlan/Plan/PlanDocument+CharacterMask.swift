@@ -27,8 +27,9 @@ extension PlanDocument {
         /// Basic plane private use first (its characters can be written as `\uXXXX`), then planes 15 and 16.
         private static let standIns: [ClosedRange<UInt32>] = [0xE000...0xF8FF, 0xF0000...0xFFFFD, 0x100000...0x10FFFD]
 
-        /// Masks `text`; nil when it has no character to mask, or more distinct ones than there are stand-ins.
-        init?(_ text: String) {
+        /// Masks `text`, and with `rewritingEscapes` the escapes of non-ASCII characters in double-quoted
+        /// scalars; nil when it has nothing to mask, or more distinct characters than there are stand-ins.
+        init?(_ text: String, rewritingEscapes: Bool) {
             var masks: [UInt32: UInt32] = [:]
             var originals: [UInt32: Unicode.Scalar] = [:]
             var pool = Self.standIns.lazy.flatMap { $0 }.makeIterator()
@@ -46,7 +47,7 @@ extension PlanDocument {
             var index = 0
             while index < scalars.count {
                 let scalar = scalars[index]
-                if inQuotes, scalar == "\\", index + 1 < scalars.count {
+                if rewritingEscapes, inQuotes, scalar == "\\", index + 1 < scalars.count {
                     let letter = scalars[index + 1]
                     let width = letter == "u" ? 4 : letter == "U" ? 8 : 0
                     if width > 0, index + 2 + width <= scalars.count,

@@ -48,19 +48,23 @@ struct PlanDocument {
             rewritten = text
             shifts = [:]
         }
-        guard failure.isRepeatedKey, let mask = CharacterMask(rewritten) else {
-            throw first.planError(file: file)
+        guard failure.isRepeatedKey else { throw first.planError(file: file) }
+        // Mask escapes too; should one outside a double-quoted scalar have been rewritten, mask characters only.
+        for rewritingEscapes in [true, false] {
+            guard let mask = CharacterMask(rewritten, rewritingEscapes: rewritingEscapes) else { continue }
+            let masked: Node
+            do {
+                masked = try Self.compose(mask.text, file: file)
+            } catch {
+                // Keys repeated code point for code point: report them as written.
+                throw error.planError(file: file, unmasking: mask)
+            }
+            guard !mask.hasLeakedEscapes(masked) else { continue }
+            self.root = mask.unmask(masked)
+            self.shifts = shifts
+            return
         }
-        let masked: Node
-        do {
-            masked = try Self.compose(mask.text, file: file)
-        } catch {
-            // Keys repeated code point for code point: report them as written.
-            throw error.planError(file: file, unmasking: mask)
-        }
-        guard !mask.hasLeakedEscapes(masked) else { throw first.planError(file: file) }
-        self.root = mask.unmask(masked)
-        self.shifts = shifts
+        throw first.planError(file: file)
     }
 
     /// The location of `node` in the original text.
