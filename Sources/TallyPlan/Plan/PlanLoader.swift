@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads plan files, YAML or JSON, and reports every problem with its file, line and column.
 ///
-/// Most code calls ``TrackingPlan/init(contentsOf:)``, which throws on the first load that has errors.
+/// Most code calls ``TrackingPlan/init(contentsOf:allowingUncheckedKeywords:)``, which throws on the first
+/// load that has errors.
 /// `PlanLoader` is for tools that want everything: the plan when it is usable, and every error and
 /// warning either way, as `tally plan lint` prints them.
 ///

@@ -14,8 +14,7 @@ import Tally
 public struct SchemaNumber: Sendable, Hashable, CustomStringConvertible, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral
 {
-    /// The number: ``PropertyValue/int(_:)``, a finite ``PropertyValue/double(_:)`` or
-    /// ``PropertyValue/bigNumber(_:)``.
+    /// The number: `PropertyValue.int`, a finite `PropertyValue.double` or `PropertyValue.bigNumber`.
     public let value: PropertyValue
 
     /// An integer.
