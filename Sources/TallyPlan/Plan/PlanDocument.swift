@@ -123,7 +123,9 @@ struct PlanDocument {
     private static func diagnostic(for error: YamlError, text: String) -> PlanDiagnostic {
         func located(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> PlanDiagnostic {
             var message = problem.prefix(1).uppercased() + problem.dropFirst()
-            if let context { message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))" }
+            if let context {
+                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            }
             return PlanDiagnostic(.error, message, at: SourceLocation(file: "", line: mark.line, column: mark.column))
         }
         switch error {
@@ -144,7 +146,8 @@ struct PlanDocument {
             }
             return PlanDiagnostic(.error, "The text cannot be read: \(problem)", at: location)
         default:
-            return PlanDiagnostic(.error, "The text cannot be read as YAML or JSON: \(error)", at: SourceLocation(file: ""))
+            return PlanDiagnostic(
+                .error, "The text cannot be read as YAML or JSON: \(error)", at: SourceLocation(file: ""))
         }
     }
 

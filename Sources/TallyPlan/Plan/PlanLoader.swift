@@ -29,11 +29,14 @@ public enum PlanLoader {
             if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
                 return PlanLoadResult(failure: PlanError(.fileNotFound, "No such file", at: SourceLocation(file: file)))
             }
-            let reason = isDirectory.boolValue ? "It is a directory, not a file" : "The file cannot be read: \(error.localizedDescription)"
+            let reason =
+                isDirectory.boolValue
+                ? "It is a directory, not a file" : "The file cannot be read: \(error.localizedDescription)"
             return PlanLoadResult(failure: PlanError(.unreadable, reason, at: SourceLocation(file: file)))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return PlanLoadResult(failure: PlanError(.unreadable, "The file is not UTF-8 text", at: SourceLocation(file: file)))
+            return PlanLoadResult(
+                failure: PlanError(.unreadable, "The file is not UTF-8 text", at: SourceLocation(file: file)))
         }
         return load(text: text, file: file)
     }
@@ -54,7 +57,8 @@ public enum PlanLoader {
         let plan = reader.readPlan()
         let diagnostics = reader.diagnostics.sorted { $0.location < $1.location }
         let hasErrors = plan == nil || diagnostics.contains { $0.severity == .error }
-        return PlanLoadResult(plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
+        return PlanLoadResult(
+            plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
     }
 }
 
@@ -92,7 +96,9 @@ public struct PlanLoadResult: Sendable, Hashable {
     /// - Parameter allowingUncheckedKeywords: return such a plan anyway; its validation skips those keywords.
     /// - Throws: ``PlanError`` with every error (kind ``PlanError/Kind/invalidPlan`` for unchecked keywords).
     public func get(allowingUncheckedKeywords: Bool = false) throws(PlanError) -> TrackingPlan {
-        guard let plan, failureKind == nil else { throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics) }
+        guard let plan, failureKind == nil else {
+            throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics)
+        }
         guard allowingUncheckedKeywords || plan.uncheckedKeywords.isEmpty else {
             throw PlanError(.invalidPlan, diagnostics: plan.uncheckedKeywords.map(\.refusal))
         }

@@ -29,7 +29,8 @@ extension PlanReader {
     static func isExtension(_ key: String) -> Bool { key.hasPrefix("x-") }
 
     /// Reads a `properties` mapping. Returns the schemas and the names marked `required: true`.
-    mutating func readProperties(_ node: Node, path: String) -> ([PropertyName: PropertySchema], [(PropertyName, Node)]) {
+    mutating func readProperties(_ node: Node, path: String) -> ([PropertyName: PropertySchema], [(PropertyName, Node)])
+    {
         guard let members = mapping(node, "'properties'") else { return ([:], []) }
         var properties: [PropertyName: PropertySchema] = [:]
         var required: [(PropertyName, Node)] = []
@@ -99,7 +100,11 @@ extension PlanReader {
                     break
                 }
                 let bound = number(value, "'\(key)'")
-                if key == "exclusiveMinimum" { schema.exclusiveMinimum = bound } else { schema.exclusiveMaximum = bound }
+                if key == "exclusiveMinimum" {
+                    schema.exclusiveMinimum = bound
+                } else {
+                    schema.exclusiveMaximum = bound
+                }
             case "multipleOf":
                 guard let divisor = number(value, "'multipleOf'") else { break }
                 guard SchemaNumber.compare(divisor, 0) > 0 else {
@@ -124,7 +129,9 @@ extension PlanReader {
                 }
             case "items":
                 guard case .mapping = value else {
-                    error("'items' must be one schema for every element (JSON Schema 2020-12), not \(describe(value))", value)
+                    error(
+                        "'items' must be one schema for every element (JSON Schema 2020-12), not \(describe(value))",
+                        value)
                     break
                 }
                 schema.items = readSchema(value, path: path + "/items").0
@@ -141,7 +148,8 @@ extension PlanReader {
                 }
             case "additionalProperties":
                 switch value {
-                case .mapping: schema.additionalProperties = .schema(readSchema(value, path: path + "/additionalProperties").0)
+                case .mapping:
+                    schema.additionalProperties = .schema(readSchema(value, path: path + "/additionalProperties").0)
                 default:
                     if let allowed = bool(value, "'additionalProperties' (true, false or a schema)") {
                         schema.additionalProperties = allowed ? .allowed : .forbidden
@@ -151,7 +159,9 @@ extension PlanReader {
             case "description": schema.description = string(value, "'description'")
             case _ where Self.annotationKeywords.contains(key) || Self.isExtension(key): break
             case "nullable":
-                unchecked(key, reason: .unknown(suggestion: nil), keyNode, hint: "to allow null, add \"null\" to 'type': type: [string, \"null\"]")
+                unchecked(
+                    key, reason: .unknown(suggestion: nil), keyNode,
+                    hint: "to allow null, add \"null\" to 'type': type: [string, \"null\"]")
             case _ where Self.unsupportedKeywords.contains(key):
                 unchecked(key, reason: .unsupported, keyNode)
             default:
@@ -189,8 +199,14 @@ extension PlanReader {
         for (name, element) in entries {
             guard let type = SchemaType(rawValue: name) else {
                 let known = SchemaType.allCases.map(\.rawValue)
-                let suggestion = Self.closest(to: name, in: known + ["str", "int", "bool", "float", "double", "dict", "list"])
-                    .map { ["str": "string", "int": "integer", "bool": "boolean", "float": "number", "double": "number", "dict": "object", "list": "array"][$0] ?? $0 }
+                let suggestion =
+                    Self.closest(to: name, in: known + ["str", "int", "bool", "float", "double", "dict", "list"])
+                    .map {
+                        [
+                            "str": "string", "int": "integer", "bool": "boolean", "float": "number", "double": "number",
+                            "dict": "object", "list": "array",
+                        ][$0] ?? $0
+                    }
                     .map { "; did you mean '\($0)'?" } ?? ""
                 error("Unknown type '\(name)'; expected one of \(known.joined(separator: ", "))\(suggestion)", element)
                 continue
@@ -203,28 +219,37 @@ extension PlanReader {
 
     /// Errors for rules no value can meet; warnings for rules that cannot apply to the declared types.
     private mutating func checkConsistency(
-        _ schema: PropertySchema, keywordNodes: [String: Node], valueNodes: [String: Node], enumNodes: [Node], node: Node
+        _ schema: PropertySchema, keywordNodes: [String: Node], valueNodes: [String: Node], enumNodes: [Node],
+        node: Node
     ) {
         func at(_ keyword: String) -> Node { keywordNodes[keyword] ?? node }
         if let types = schema.types {
             let applicable: [(keywords: [String], types: Set<SchemaType>, noun: String)] = [
                 (["pattern", "minLength", "maxLength", "format"], [.string], "strings"),
-                (["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], [.integer, .number], "numbers"),
+                (
+                    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], [.integer, .number],
+                    "numbers"
+                ),
                 (["items", "minItems", "maxItems", "uniqueItems"], [.array], "arrays"),
                 (["properties", "additionalProperties", "minProperties", "maxProperties"], [.object], "objects"),
             ]
             let declared = types.map(\.rawValue).joined(separator: ", ")
             for rule in applicable where rule.types.isDisjoint(with: types) {
                 for keyword in rule.keywords where keywordNodes[keyword] != nil {
-                    warning("'\(keyword)' applies to \(rule.noun) but the type is \(declared); it never applies", at(keyword))
+                    warning(
+                        "'\(keyword)' applies to \(rule.noun) but the type is \(declared); it never applies",
+                        at(keyword))
                 }
             }
-            for (index, value) in (schema.enumValues ?? []).enumerated() where !types.contains(where: { $0.accepts(value) }) {
+            for (index, value) in (schema.enumValues ?? []).enumerated()
+            where !types.contains(where: { $0.accepts(value) }) {
                 let element = index < enumNodes.count ? enumNodes[index] : at("enum")
                 warning("'enum' value \(value.jsonString) is not of type \(declared); no value can match it", element)
             }
             if let value = schema.constValue, !types.contains(where: { $0.accepts(value) }) {
-                error("'const' value \(value.jsonString) is not of type \(declared); no value can match", valueNodes["const"] ?? node)
+                error(
+                    "'const' value \(value.jsonString) is not of type \(declared); no value can match",
+                    valueNodes["const"] ?? node)
             }
         }
         func extreme(_ numbers: [SchemaNumber?], highest: Bool) -> SchemaNumber? {

@@ -122,7 +122,9 @@ extension PlanReader {
         case .null: return .null
         case .bool: return Self.bool(text).map(PropertyValue.bool) ?? .string(text)
         case .int: return Self.isInteger(text) ? Self.number(text, isInteger: true) : .string(text)
-        case .float: return Self.isFloat(text) ? Self.number(text, isInteger: false) : Double(text).map(PropertyValue.double) ?? .string(text)
+        case .float:
+            return Self.isFloat(text)
+                ? Self.number(text, isInteger: false) : Double(text).map(PropertyValue.double) ?? .string(text)
         default: break
         }
         guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
@@ -200,7 +202,9 @@ extension PlanReader {
         guard mantissa > 0 else { return false }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
             guard digits() > 0 else { return false }
         }
         return index == bytes.count

@@ -58,13 +58,17 @@ struct PlanReader {
             case "version":
                 guard let number = count(value, "'version'") else { break }
                 if number != TrackingPlan.currentVersion {
-                    error("Plan version \(number) is not supported; this tally reads version \(TrackingPlan.currentVersion)", value)
+                    error(
+                        "Plan version \(number) is not supported; this tally reads version \(TrackingPlan.currentVersion)",
+                        value)
                 }
                 version = number
             case "events":
                 sawEvents = true
                 guard case .sequence(let sequence) = value else {
-                    error("'events' must be a list of events, each starting with '- name:', not \(describe(value))", value)
+                    error(
+                        "'events' must be a list of events, each starting with '- name:', not \(describe(value))", value
+                    )
                     break
                 }
                 events = sequence.compactMap { readEvent($0) }
@@ -109,7 +113,8 @@ struct PlanReader {
                 } else {
                     let kinds = Event.Kind.allCases.map(\.rawValue)
                     let suggestion = Self.closest(to: text, in: kinds).map { "; did you mean '\($0)'?" } ?? ""
-                    error("Unknown kind '\(text)'; expected one of \(kinds.joined(separator: ", "))\(suggestion)", value)
+                    error(
+                        "Unknown kind '\(text)'; expected one of \(kinds.joined(separator: ", "))\(suggestion)", value)
                 }
             case "description":
                 sawDescription = true
@@ -129,7 +134,9 @@ struct PlanReader {
             case _ where Self.isExtension(key):
                 break
             case _ where Self.unsupportedKeywords.contains(key) || Self.schemaKeywords.contains(key):
-                unchecked(key, reason: .unsupported, keyNode, hint: "an event takes 'properties', 'required' and 'additionalProperties'")
+                unchecked(
+                    key, reason: .unsupported, keyNode,
+                    hint: "an event takes 'properties', 'required' and 'additionalProperties'")
             default:
                 // A misspelt `owner` or `tags` changes nothing validation does; a misspelt `required` does.
                 let suggestion = Self.closest(to: key, in: Self.eventKeys)
@@ -176,7 +183,8 @@ struct PlanReader {
     private mutating func checkDuplicates(_ events: [PlannedEvent]) {
         var seen: [PropertyName: PlannedEvent] = [:]  // keyed by code points, as JSON compares names
         for event in events where !event.name.isEmpty {
-            let key = PropertyName(event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue)
+            let key = PropertyName(
+                event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue)
             if let first = seen[key] {
                 let at = first.location.map { " at \($0.line):\($0.column)" } ?? ""
                 let message =

@@ -101,7 +101,8 @@ public struct PlanValidator: Sendable {
         guard let compiled else {
             return [
                 PlanViolation(
-                    .unknownEvent, eventName: event.name, eventKind: event.kind, path: "", rule: unknownEventRule(event),
+                    .unknownEvent, eventName: event.name, eventKind: event.kind, path: "",
+                    rule: unknownEventRule(event),
                     actual: nil, eventIndex: index)
             ]
         }
@@ -149,7 +150,9 @@ struct EventTable: Sendable {
     func event(named name: String) -> CompiledEvent? {
         guard let found = byName[name] else { return nil }
         let fingerprint = NameFingerprint(name)
-        if fingerprint == found.nameFingerprint, fingerprint.length <= 16 || found.event.name.hasSameCodePoints(as: name) {
+        if fingerprint == found.nameFingerprint,
+            fingerprint.length <= 16 || found.event.name.hasSameCodePoints(as: name)
+        {
             return found
         }
         return exact?[PropertyName(name)]

@@ -50,7 +50,9 @@ struct ValidationRun {
                 switch schema.additional {
                 case .allowed: break
                 case .forbidden:
-                    report(.unexpectedProperty, { path() + "/" + JSONPointer.escape(key) }, "additionalProperties: false", value, personal: personal)
+                    report(
+                        .unexpectedProperty, { path() + "/" + JSONPointer.escape(key) }, "additionalProperties: false",
+                        value, personal: personal)
                 case .schema(let additional):
                     check(value, additional, personal: personal) { path() + "/" + JSONPointer.escape(key) }
                 }
@@ -58,7 +60,9 @@ struct ValidationRun {
         }
         if requiredSeen < schema.requiredNames.count {
             for name in schema.requiredNames where JSONEquality.member(name.string, of: object) == nil {
-                report(.missingRequired, { path() + "/" + JSONPointer.escape(name.string) }, "required", nil, personal: personal)
+                report(
+                    .missingRequired, { path() + "/" + JSONPointer.escape(name.string) }, "required", nil,
+                    personal: personal)
             }
         }
         if object.count < schema.minProperties {
@@ -191,7 +195,8 @@ struct ValidationRun {
     }
 
     private mutating func checkArray(
-        _ elements: [PropertyValue], _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+        _ elements: [PropertyValue], _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool,
+        path: () -> String
     ) {
         if elements.count < schema.minItems {
             report(.length, path, "minItems: \(schema.minItems)", value, personal: personal)
@@ -200,7 +205,9 @@ struct ValidationRun {
             report(.length, path, "maxItems: \(schema.maxItems)", value, personal: personal)
         }
         if schema.uniqueItems, let (first, second) = JSONEquality.firstRepeat(in: elements) {
-            report(.notUnique, path, "uniqueItems: true (elements \(first) and \(second) are equal)", value, personal: personal)
+            report(
+                .notUnique, path, "uniqueItems: true (elements \(first) and \(second) are equal)", value,
+                personal: personal)
         }
         if let items = schema.items {
             for (offset, element) in elements.enumerated() {
