@@ -77,6 +77,19 @@ struct CodePointTests {
         #expect(plan.events.first?.properties.count == 2)
     }
 
+    @Test func anObjectValueCannotHoldBothSpellings() {
+        let result = PlanLoader.load(
+            text: Self.bothSpellings.replacingOccurrences(
+                of: "\(Self.decomposed): { type: integer }",
+                with: "other: { const: { \(Self.composed): 1, \(Self.decomposed): 2 } }"),
+            file: "plan.yaml")
+        #expect(
+            result.errors.map(\.message) == [
+                "'\(Self.decomposed)' and '\(Self.composed)' differ only in Unicode normalization; an object value cannot hold both"
+            ])
+        #expect(result.errors.map(\.line) == [7])
+    }
+
     @Test func keysRepeatedCodePointForCodePointAreStillAnError() {
         let text = Self.bothSpellings.replacingOccurrences(of: Self.decomposed, with: Self.composed)
         let result = PlanLoader.load(text: text, file: "plan.yaml")

@@ -106,6 +106,12 @@ struct ExactNumberTests {
         #expect(violations.first?.message.hasPrefix("\(value) cannot be written in JSON") == true)
     }
 
+    @Test func generatedCodeKeepsABigConstant() throws {
+        let plan = try Fixtures.singleProperty("{ const: \(Self.twoTo64Plus1) }")
+        let source = SwiftCodeGenerator().generate(plan, planFileName: "plan.yaml")
+        #expect(source.contains(#".bigNumber(BigNumber("18446744073709551617")!)"#))
+    }
+
     @Test func countsBeyondIntMeanNoLimit() throws {
         let plan = try Fixtures.singleProperty("{ maxLength: 1e20, maxItems: 99999999999999999999 }")
         #expect(plan.events.first?.properties["p"]?.maxLength == .max)

@@ -105,6 +105,15 @@ extension PlanReader {
             var object: [String: PropertyValue] = [:]
             for member in members {
                 guard let value = value(member.value) else { return nil }
+                // An event's objects are Swift dictionaries, which hold one of two keys that differ only in
+                // Unicode normalization; such a value could never be sent, so say so rather than merge.
+                if let index = object.index(forKey: member.key) {
+                    let other = object[index].key
+                    error(
+                        "'\(member.key)' and '\(other)' differ only in Unicode normalization; an object value cannot hold both",
+                        member.keyNode)
+                    return nil
+                }
                 object[member.key] = value
             }
             return .object(object)
