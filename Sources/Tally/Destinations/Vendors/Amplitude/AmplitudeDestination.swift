@@ -17,7 +17,7 @@
 /// tracking is on as well, screens are counted twice; leave it off.
 ///
 /// ```swift
-/// extension Amplitude: AmplitudeAdapter {}
+/// extension Amplitude: @retroactive AmplitudeAdapter {}
 ///
 /// let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: amplitude)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])

@@ -18,7 +18,7 @@
 /// differed.
 ///
 /// ```swift
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 ///
 /// let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
 /// analytics.track("menu item-ordered", ["item_name": "Pizza"])

@@ -15,7 +15,7 @@
 /// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
 ///
 /// ```swift
-/// extension Segment.Analytics: SegmentAdapter {}
+/// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
 /// let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
