@@ -23,7 +23,8 @@ struct ValidateCommand: ParsableCommand {
               0   every event is valid
               1   at least one violation
               64  bad usage
-              65  the plan or a recording is invalid (the file and line are printed)
+              65  the plan or a recording is invalid (the file and line are printed), or the plan has
+                  keywords tally does not check and --allow-unchecked-keywords was not given
               66  the plan or a recording is missing
             """
     )
@@ -33,6 +34,13 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
+
+    @Flag(
+        help: """
+            Validate even though the plan has keywords tally does not check ($ref, anyOf, unknown keywords or \
+            formats); the summary lists them.
+            """)
+    var allowUncheckedKeywords = false
 
     @Argument(help: "Recording files or folders of recordings.")
     var recordings: [String]
@@ -47,7 +55,8 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let output = PlanTool.validate(
-            planPath: plan, recordings: recordings, json: format == .json, style: .forFileDescriptor(STDOUT_FILENO))
+            planPath: plan, recordings: recordings, json: format == .json,
+            allowUncheckedKeywords: allowUncheckedKeywords, style: .forFileDescriptor(STDOUT_FILENO))
         output.write()
         if output.exitCode != 0 { throw ExitCode(output.exitCode) }
     }

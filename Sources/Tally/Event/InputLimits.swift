@@ -126,7 +126,7 @@ public struct InputLimits: Sendable, Hashable {
         switch value {
         case .double(let double): return double.isFinite
         case .string(let string): return string.utf8.count <= maximumStringBytes
-        case .int, .bool, .null: return true
+        case .int, .bigNumber, .bool, .null: return true
         case .array(let elements):
             return depth <= maximumDepth && elements.allSatisfy { isClean($0, depth: depth + 1) }
         case .object(let members):

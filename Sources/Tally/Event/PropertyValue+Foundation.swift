@@ -3,7 +3,7 @@ import Foundation
 extension PropertyValue {
     /// Converts a Foundation-style value, as vendor SDKs and older code hand around in `[String: Any]`.
     ///
-    /// Strings, Booleans, integers of any width, floating-point numbers, `Date` (by the date rule of
+    /// Strings, Booleans, integers of any width (beyond `Int` as ``bigNumber(_:)``), floating-point numbers, `Date` (by the date rule of
     /// ``date(_:)``), `URL` (its absolute string), `UUID` (its string), `NSNull`, arrays and string-keyed
     /// dictionaries of those convert; an `Optional` converts its wrapped value or becomes ``null``.
     /// Anything else returns nil rather than guessing.
@@ -20,8 +20,13 @@ extension PropertyValue {
         case let value as Substring: self = .string(String(value))
         case let value as Int: self = .int(value)
         case let value as any BinaryInteger:
-            guard let int = Int(exactly: value) else { return nil }
-            self = .int(int)
+            if let int = Int(exactly: value) {
+                self = .int(int)
+            } else if let number = BigNumber(exactly: value) {
+                self = .bigNumber(number)
+            } else {
+                return nil
+            }
         case let value as Double: self = .double(value)
         case let value as Float: self = .double(Double(value))
         case let value as Date: self = .date(value)
@@ -52,12 +57,14 @@ extension PropertyValue {
     }
 
     /// This value as the Foundation types vendor SDKs take: `String`, `Int`, `Double`, `Bool`, `NSNull`,
-    /// `[Any]` and `[String: Any]`.
+    /// `[Any]` and `[String: Any]`. A ``bigNumber(_:)`` becomes a `Decimal` when one holds it exactly, and
+    /// its JSON text otherwise.
     public var foundationValue: Any {
         switch self {
         case .string(let value): return value
         case .int(let value): return value
         case .double(let value): return value
+        case .bigNumber(let value): return value.exactDecimal.map { $0 as Any } ?? value.text
         case .bool(let value): return value
         case .null: return NSNull()
         case .array(let value): return value.map(\.foundationValue)

@@ -19,9 +19,10 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 extension PropertyValue {
     /// Reads a JSON text.
     ///
-    /// Numbers written without a fraction or exponent become ``int(_:)`` (or ``double(_:)`` when they do
-    /// not fit in `Int`); all others become ``double(_:)``. So `1` and `1.0` round-trip as different
-    /// cases.
+    /// Numbers written without a fraction or exponent become ``int(_:)``, and all others ``double(_:)``, so
+    /// `1` and `1.0` round-trip as different cases. A number neither holds (an integer beyond `Int`, or a
+    /// number beyond the largest double) becomes ``bigNumber(_:)`` with its text, so no number is rounded
+    /// to another integer or turned into `null`.
     ///
     /// - Parameter json: one complete JSON value; surrounding whitespace is allowed.
     /// - Throws: ``JSONError`` naming the byte offset of the first problem.
@@ -77,6 +78,7 @@ package struct JSONWriter {
         case .string(let string): writeString(string)
         case .int(let int): writeRaw(String(int))
         case .double(let double): writeDouble(double)
+        case .bigNumber(let number): writeRaw(number.text)
         case .bool(let bool): writeRaw(bool ? "true" : "false")
         case .null: writeRaw("null")
         case .array(let elements):
@@ -319,12 +321,15 @@ package struct JSONReader {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+            let keyOffset = index
             let key = try readString()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
             index += 1
             skipWhitespace()
-            members[key] = try readValue(depth: depth + 1)
+            if members.updateValue(try readValue(depth: depth + 1), forKey: key) != nil {
+                try Self.checkSameKey(key, in: members, offset: keyOffset)
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -335,6 +340,25 @@ package struct JSONReader {
             default: throw JSONError("Expected ',' or '}' in an object", offset: index)
             }
         }
+    }
+
+    /// A repeated key keeps its last value, as JSON readers do. But `String` also equates keys that differ only
+    /// in Unicode normalization ("é" as U+00E9, or as "e" and U+0301), which JSON keeps apart; a dictionary
+    /// cannot hold both, so such an object is refused rather than merged.
+    private static func checkSameKey(
+        _ key: String, in members: [String: PropertyValue], offset: Int
+    ) throws(JSONError) {
+        guard let stored = members.index(forKey: key)
+        else { return }
+        let other = members[stored].key
+        guard !other.utf8.elementsEqual(key.utf8) else { return }
+        func codePoints(_ text: String) -> String {
+            "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+                .joined() + "\""
+        }
+        throw JSONError(
+            "The object has keys \(codePoints(other)) and \(codePoints(key)), which differ only in Unicode normalization; an event cannot hold both",
+            offset: offset)
     }
 
     /// The number of members of the object at the current position; leaves the index after it.
@@ -500,9 +524,12 @@ package struct JSONReader {
             guard skipDigits() > 0 else { throw JSONError("Expected a digit in the exponent", offset: index) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
-        guard let double = Double(text) else { throw JSONError("Invalid number", offset: start) }
-        return .double(double)
+        if isInteger {
+            if let int = Int(text) { return .int(int) }
+        } else if let double = Double(text), double.isFinite {
+            return .double(double)
+        }
+        return .bigNumber(BigNumber(validatedText: text))
     }
 
     @discardableResult
@@ -544,12 +571,25 @@ extension PropertyValue: Codable {
     }
 
     /// Encodes the value; non-finite doubles are encoded as nil.
+    ///
+    /// A ``bigNumber(_:)`` is encoded as a `Decimal` when one holds it exactly (up to 38 significant digits);
+    /// otherwise encoding throws `EncodingError.invalidValue` rather than round it. ``jsonString`` writes any
+    /// big number exactly.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .string(let value): try container.encode(value)
         case .int(let value): try container.encode(value)
         case .double(let value): value.isFinite ? try container.encode(value) : try container.encodeNil()
+        case .bigNumber(let value):
+            guard let decimal = value.exactDecimal else {
+                throw EncodingError.invalidValue(
+                    value,
+                    .init(
+                        codingPath: encoder.codingPath,
+                        debugDescription: "\(value) has more significant digits than Decimal holds; use jsonString"))
+            }
+            try container.encode(decimal)
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)

@@ -54,16 +54,22 @@ extension PlanTool {
     /// `tally validate --plan PLAN RECORDING...`: validates every recorded event and prints the violations
     /// grouped by event, with counts.
     ///
-    /// Exit codes: 0 every event is valid, 1 violations, 65 invalid plan or recording, 66 missing file.
+    /// Exit codes: 0 every event is valid, 1 violations, 65 invalid plan or recording (or a plan with keywords
+    /// Tally does not check, unless `allowUncheckedKeywords`), 66 missing file.
     package static func validate(
-        planPath: String, recordings: [String], json: Bool = false, style: TerminalStyle = .plain
+        planPath: String, recordings: [String], json: Bool = false, allowUncheckedKeywords: Bool = false,
+        style: TerminalStyle = .plain
     ) -> ToolOutput {
         var output = ToolOutput()
         guard let plan = loadPlan(planPath, into: &output, style: style),
+            acceptsUncheckedKeywords(of: plan, allowed: allowUncheckedKeywords, into: &output, style: style),
             let (events, files) = readRecordings(recordings, into: &output, style: style)
         else { return output }
         let report = ValidationReport(plan: plan, events: events)
         output.standardOutput = json ? report.json(files: files) : report.text(files: files, style: style)
+        if let unchecked = uncheckedSummary(plan, style: json ? .plain : style) {
+            if json { output.standardError += unchecked + "\n" } else { output.standardOutput += unchecked + "\n" }
+        }
         output.exitCode = report.violationCount == 0 ? ToolExitCode.success : ToolExitCode.checkFailed
         return output
     }

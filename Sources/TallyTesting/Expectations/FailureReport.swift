@@ -76,6 +76,11 @@ extension String {
     }
 }
 
+extension BigNumber: CustomDumpStringConvertible {
+    /// Dumps as the number's JSON text, `18446744073709551617`.
+    public var customDumpDescription: String { text }
+}
+
 extension PropertyValue: CustomDumpRepresentable {
     /// Dumps as the plain value (`"Pizza"`, `9.5`, `nil`), so diffs read like the literal in the test.
     public var customDumpValue: Any {
@@ -83,6 +88,7 @@ extension PropertyValue: CustomDumpRepresentable {
         case .string(let value): return value
         case .int(let value): return value
         case .double(let value): return value
+        case .bigNumber(let value): return value
         case .bool(let value): return value
         case .array(let value): return value
         case .object(let value): return value
