@@ -59,9 +59,14 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 "TallyTestSupport",
+                "TallyPlan",
+                "RecordingWriterFixture",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
+        // A process that appends records until it is killed: the writer the recording fault tests kill
+        // mid-write. Not a product.
+        .executableTarget(name: "RecordingWriterFixture", dependencies: ["Tally"], path: "Tests/RecordingWriterFixture"),
         .testTarget(
             name: "TallyPlanTests",
             dependencies: [
