@@ -73,6 +73,7 @@ let package = Package(
                 "TallyPlan",
                 "Tally",
                 "TallyTesting",
+                "TallyTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 "TallyPlanGeneratorFixture",
             ],

@@ -33,7 +33,8 @@ import TallyPlan
 ///   lines after it are read.
 /// - **A replaced or truncated file** (the app started again and recreated it): the issue says so, the
 ///   events read from the old file are forgotten, and the new file is read from its start. A file
-///   rewritten in place is noticed by the bytes just before where the last read ended.
+///   rewritten in place is noticed by its first bytes and the bytes just before where the last read ended
+///   (4 KiB of each).
 public final class RecordingReader: EventRecorder {
     /// The file read.
     public let url: URL
@@ -49,12 +50,15 @@ public final class RecordingReader: EventRecorder {
         var identity: (device: UInt64, inode: UInt64)?
         var offset = 0
         var line = 1
-        /// The last bytes before `offset`, to notice a file rewritten in place.
+        /// The first bytes of the file and the last bytes before `offset`, to notice a file rewritten in
+        /// place.
+        var head: [UInt8] = []
         var before: [UInt8] = []
     }
 
-    /// How many bytes before the end of the last read are compared to notice a rewritten file.
-    private static let checkedBytes = 64
+    /// How many bytes at the start of the file, and before the end of the last read, are compared to
+    /// notice a rewritten file.
+    private static let checkedBytes = 4096
 
     /// Creates a reader for `url`. Nothing is read until the first expectation, wait or ``refresh()``.
     ///
@@ -127,8 +131,8 @@ public final class RecordingReader: EventRecorder {
                 issue.replaced = "\(url.path) was replaced by another file since the last read; its events are read afresh"
             } else if Int(status.st_size) < position.offset {
                 issue.replaced = "\(url.path) was truncated since the last read (\(status.st_size) bytes, \(position.offset) read); its events are read afresh"
-            } else if !position.before.isEmpty
-                && Self.bytes(of: descriptor, count: position.before.count, endingAt: position.offset) != position.before
+            } else if Self.bytes(of: descriptor, count: position.head.count, endingAt: position.head.count) != position.head
+                || Self.bytes(of: descriptor, count: position.before.count, endingAt: position.offset) != position.before
             {
                 issue.replaced = "\(url.path) was rewritten since the last read; its events are read afresh"
             }
@@ -157,6 +161,8 @@ public final class RecordingReader: EventRecorder {
             }
             position.line = lines.nextLineNumber
             position.offset += lines.completeBytes
+            let head = min(Self.checkedBytes, position.offset)
+            position.head = Self.bytes(of: descriptor, count: head, endingAt: head) ?? []
             position.before = (Self.bytes(
                 of: descriptor, count: min(Self.checkedBytes, position.offset), endingAt: position.offset)) ?? []
             log.append(contentsOf: envelopes)

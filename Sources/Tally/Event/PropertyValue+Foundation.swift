@@ -30,10 +30,6 @@ extension PropertyValue {
             self = .int(int)
         case let value as Double: self = .double(value)
         case let value as Float: self = .double(Double(value))
-        case let value as Date: self = .date(value)
-        case let value as URL: self = .string(value.absoluteString)
-        case let value as UUID: self = .string(value.uuidString)
-        case is NSNull: self = .null
         case let value as [Any]:
             guard level <= Self.maximumDepth else { return nil }
             var elements: [PropertyValue] = []
@@ -52,6 +48,12 @@ extension PropertyValue {
                 members[key] = converted
             }
             self = .object(members)
+        // After arrays and dictionaries: casting one to a Foundation type such as NSNull or Date bridges it
+        // to NSArray or NSDictionary first, element by element, all the way down.
+        case let value as Date: self = .date(value)
+        case let value as URL: self = .string(value.absoluteString)
+        case let value as UUID: self = .string(value.uuidString)
+        case is NSNull: self = .null
         default:
             let mirror = Mirror(reflecting: value)
             guard mirror.displayStyle == .optional else { return nil }

@@ -22,13 +22,15 @@ package final class RecordingLines {
     /// How much to read at a time, and the longest line kept.
     package struct Options: Sendable {
         /// The size of a chunk handed over, in bytes (it ends at the last line end within it). Default 1 MiB.
-        package var chunkBytes = 1 << 20
+        package let chunkBytes: Int
         /// The longest line read, in bytes; longer lines are skipped and reported. Default 64 MiB.
-        package var maximumLineBytes = 64 << 20
+        package let maximumLineBytes: Int
 
+        /// Creates options. A chunk is never larger than the longest line, so every line handed over in a
+        /// chunk is within that limit.
         package init(chunkBytes: Int = 1 << 20, maximumLineBytes: Int = 64 << 20) {
-            self.chunkBytes = max(1, chunkBytes)
             self.maximumLineBytes = max(1, maximumLineBytes)
+            self.chunkBytes = min(max(1, chunkBytes), self.maximumLineBytes)
         }
     }
 

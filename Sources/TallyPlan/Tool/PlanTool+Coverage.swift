@@ -58,7 +58,7 @@ extension PlanTool {
         var summary = ["Read \(eventCount) event\(eventCount == 1 ? "" : "s") from \(files.count) recording\(files.count == 1 ? "" : "s"). \(coverage.summary)"]
         if events.source.unreadableLines > 0 {
             summary.append(
-                "\(style.red("error:")) \(events.source.unreadableLines) unreadable line\(events.source.unreadableLines == 1 ? "" : "s") in the recordings were not counted")
+                "\(style.red("error:")) \(events.source.unreadableLines) unreadable line\(events.source.unreadableLines == 1 ? " in the recordings was" : "s in the recordings were") not counted")
         }
         if writeBaseline {
             guard let baselinePath else {
