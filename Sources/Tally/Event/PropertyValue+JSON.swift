@@ -186,7 +186,7 @@ package struct JSONReader {
     /// by the record decoder so it builds no dictionary for the record itself. The object read here is a
     /// frame, not a value: it is at level 0.
     package static func readMembers(
-        _ input: UnsafeBufferPointer<UInt8>, _ member: (String, inout JSONReader) throws(JSONError) -> Void
+        _ input: UnsafeBufferPointer<UInt8>, _ member: (JSONKey, inout JSONReader) throws(JSONError) -> Void
     ) throws(JSONError) {
         var reader = JSONReader(input)
         reader.skipWhitespace()
@@ -202,7 +202,7 @@ package struct JSONReader {
             while true {
                 reader.skipWhitespace()
                 guard reader.peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: reader.index) }
-                let key = try reader.readString()
+                let key = try reader.readKey()
                 reader.skipWhitespace()
                 guard reader.peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: reader.index) }
                 reader.index += 1
@@ -292,6 +292,36 @@ package struct JSONReader {
         }
     }
 
+    /// Reads the string at the current position as a member's key: its bytes in the input when it has no
+    /// escapes (the common case: no `String` is made), else the decoded string.
+    private mutating func readKey() throws(JSONError) -> JSONKey {
+        let start = index + 1
+        try skipString()
+        let raw = UnsafeBufferPointer(rebasing: input[start..<(index - 1)])
+        guard raw.contains(UInt8(ascii: "\\")) else { return JSONKey(raw: raw, decoded: nil) }
+        index = start - 1
+        return JSONKey(raw: raw, decoded: try readString())
+    }
+
+    /// Skips the bytes of a string that need no attention, eight at a time: from `index`, up to the first
+    /// quote, backslash, control character or non-ASCII byte.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while input.count - index >= 8 {
+            let word = UnsafeRawPointer(input.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            // A byte is special when it is >= 0x80, < 0x20, '"' (0x22) or '\\' (0x5C); each test below sets
+            // the high bit of the bytes it finds (the usual "has zero byte" trick, exact for ASCII bytes).
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if special & highs != 0 { return }
+            index += 8
+        }
+    }
+
     /// Steps over the string at the current position, checking its escapes and its UTF-8 as
     /// ``readString()`` does.
     private mutating func skipString() throws(JSONError) {
@@ -299,6 +329,8 @@ package struct JSONReader {
         let start = index
         var bits: UInt8 = 0
         while index < input.count {
+            skipPlainASCII()
+            guard index < input.count else { break }
             let byte = input[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -508,6 +540,8 @@ package struct JSONReader {
         var bits: UInt8 = 0
         // Fast path: no escapes.
         while index < input.count {
+            skipPlainASCII()
+            guard index < input.count else { break }
             let byte = input[index]
             if byte == UInt8(ascii: "\"") {
                 if bits & 0x80 != 0 { try validateUTF8(start..<index) }
@@ -616,16 +650,41 @@ package struct JSONReader {
         } else {
             skipDigits()
         }
+        var fractionDigits = 0
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard skipDigits() > 0 else { throw JSONError("Expected a digit after '.'", offset: index) }
+            fractionDigits = skipDigits()
+            guard fractionDigits > 0 else { throw JSONError("Expected a digit after '.'", offset: index) }
         }
+        var hasExponent = false
         if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             index += 1
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw JSONError("Expected a digit in the exponent", offset: index) }
+        }
+        if isInteger, index - start <= 18 {  // at most 18 digits (with a sign): fits in Int, no String needed
+            var value = 0
+            var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
+            while position < index {
+                value = value &* 10 &+ Int(input[position] &- UInt8(ascii: "0"))
+                position += 1
+            }
+            return .int(input[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        // A decimal of at most 15 digits and no exponent is digits / 10^k with both exact doubles, and one
+        // division of exact doubles rounds correctly (Clinger's fast path): no String, no strtod.
+        if !isInteger, !hasExponent, index - start <= 16 {
+            var mantissa = 0
+            var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
+            while position < index {
+                if input[position] != UInt8(ascii: ".") { mantissa = mantissa * 10 + Int(input[position] &- UInt8(ascii: "0")) }
+                position += 1
+            }
+            let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+            return .double(input[start] == UInt8(ascii: "-") ? -value : value)
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
         if isInteger, let int = Int(text) { return .int(int) }
@@ -633,10 +692,37 @@ package struct JSONReader {
         return .double(double)
     }
 
+    /// 10^0 through 10^15, each exact as a double.
+    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+
     @discardableResult
     private mutating func skipDigits() -> Int {
         let start = index
         while let byte = peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
         return index - start
+    }
+}
+
+/// An object member's key as ``JSONReader/readMembers(_:_:)`` hands it over: compared with a literal
+/// without making a `String`.
+package struct JSONKey {
+    /// The key's bytes in the input, escapes and all.
+    private let raw: UnsafeBufferPointer<UInt8>
+    /// The key, when it has escapes.
+    private let decoded: String?
+
+    fileprivate init(raw: UnsafeBufferPointer<UInt8>, decoded: String?) {
+        self.raw = raw
+        self.decoded = decoded
+    }
+
+    /// The key as a string.
+    package var string: String { decoded ?? String(decoding: raw, as: UTF8.self) }
+
+    /// Whether the key is `literal`.
+    package static func ~= (literal: StaticString, key: JSONKey) -> Bool {
+        if let decoded = key.decoded { return decoded == "\(literal)" }
+        return literal.utf8CodeUnitCount == key.raw.count
+            && memcmp(literal.utf8Start, key.raw.baseAddress!, key.raw.count) == 0
     }
 }

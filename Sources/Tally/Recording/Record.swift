@@ -147,17 +147,16 @@ public struct Record: Sendable, Hashable {
             try JSONReader.readMembers(bytes) { key, reader throws(JSONError) in
                 // `properties` and `context` are frames (level 0), like `Event.properties`.
                 let value: PropertyValue
-                if key == "properties" || key == "context" {
-                    value = try reader.nextObject().map(PropertyValue.object) ?? .null
-                } else {
-                    value = try reader.nextValue()
+                switch key {
+                case "properties", "context": value = try reader.nextObject().map(PropertyValue.object) ?? .null
+                default: value = try reader.nextValue()
                 }
                 switch key {
                 case "tally_record": fields.version = value.intValue ?? (value.isNull ? nil : -1)
                 case "kind": fields.kind = value.stringValue
                 case "name": fields.name = value.stringValue
                 case "properties":
-                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? key }
+                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "properties" }
                     fields.properties = object
                 case "event_user_id": fields.eventUserId = value.stringValue
                 case "group_id": fields.groupId = value.stringValue
@@ -166,7 +165,7 @@ public struct Record: Sendable, Hashable {
                 case "anonymous_id": fields.anonymousId = value.stringValue
                 case "user_id": fields.userId = value.stringValue
                 case "context":
-                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? key }
+                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "context" }
                     fields.context = object
                 case "source": fields.source = value.stringValue
                 default: break
@@ -199,14 +198,14 @@ extension Record {
                 case "kind": kindName = try reader.nextValue().stringValue
                 case "name": name = try reader.nextValue().stringValue
                 case "properties":
-                    guard let object = try reader.nextObject() else { return notAnObject = notAnObject ?? key }
+                    guard let object = try reader.nextObject() else { return notAnObject = notAnObject ?? "properties" }
                     properties = object
                 case "context":
                     if reader.isAtObject {
                         try reader.skipValue()
                     } else {
                         _ = try reader.nextValue()
-                        notAnObject = notAnObject ?? key
+                        notAnObject = notAnObject ?? "context"
                     }
                 case "event_user_id": userId = try reader.nextValue().stringValue
                 case "group_id": groupId = try reader.nextValue().stringValue

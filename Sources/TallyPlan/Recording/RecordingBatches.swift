@@ -38,13 +38,14 @@ package final class RecordingBatches<Value: Sendable> {
     /// After the end: the number and length of a last line without its newline.
     package var unfinishedLine: (line: Int, bytes: Int)? { lines.unfinishedLine }
 
-    /// The next batch, or nil at the end of the input.
+    /// The next batches, one per chunk decoded at once, in file order; nil at the end of the input.
     ///
     /// - Throws: ``RecordError`` naming the input when reading it fails; the batches before it stand.
-    package func next() throws(RecordError) -> Batch? {
+    package func next() throws(RecordError) -> [Batch]? {
         var chunks: [RecordingLines.Chunk] = []
         while chunks.count < width, let chunk = try lines.next() { chunks.append(chunk) }
         guard !chunks.isEmpty else { return nil }
+        defer { for chunk in chunks { lines.recycle(chunk.bytes) } }
         let decode = self.decode
         let name = lines.name
         let decoded = parallelMap(chunks) { chunk in
@@ -62,14 +63,7 @@ package final class RecordingBatches<Value: Sendable> {
             }
             return batch
         }
-        guard decoded.count > 1 else { return decoded.first }
-        var batch = Batch()
-        batch.values.reserveCapacity(decoded.reduce(0) { $0 + $1.values.count })
-        for part in decoded {
-            batch.values += part.values
-            batch.problems += part.problems
-        }
-        return batch
+        return decoded
     }
 }
 

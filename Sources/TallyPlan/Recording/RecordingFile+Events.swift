@@ -52,10 +52,12 @@ extension RecordingFile {
             try Record.event(fromLine: line)
         }
         var summary = Summary(file: url.path)
-        while let batch = try batches.next() {
-            summary.events += batch.values.count
-            summary.add(batch.problems)
-            try body(batch.values)
+        while let next = try batches.next() {
+            for batch in next {
+                summary.events += batch.values.count
+                summary.add(batch.problems)
+                try body(batch.values)
+            }
         }
         summary.unfinishedLine = batches.unfinishedLine?.line
         return summary

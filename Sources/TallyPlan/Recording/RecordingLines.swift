@@ -51,6 +51,9 @@ package final class RecordingLines {
     private let options: Options
     /// Bytes read but not handed over yet: the start of a line whose end has not been read.
     private var pending: [UInt8] = []
+    /// Buffers of chunks handed back with ``recycle(_:)``, reused so that reading allocates no memory once
+    /// it runs (fresh buffers of a megabyte cost page faults each time).
+    private var spare: [[UInt8]] = []
     private var scratch: UnsafeMutableRawBufferPointer
     private var nextLine: Int
     private var reachedEnd = false
@@ -112,9 +115,14 @@ package final class RecordingLines {
         while true {
             if pending.count >= wanted || reachedEnd {
                 if let end = Self.lastNewline(in: pending) {
+                    // The chunk keeps `pending`'s buffer; the start of the next line moves to a spare one.
+                    var rest = spare.popLast() ?? []
+                    rest.removeAll(keepingCapacity: true)
+                    rest.reserveCapacity(options.chunkBytes)
+                    rest.append(contentsOf: pending[(end + 1)...])
                     var bytes = pending
-                    pending = Array(bytes[(end + 1)...])
-                    bytes.removeSubrange((end + 1)...)
+                    pending = rest
+                    bytes.removeLast(bytes.count - end - 1)
                     let chunk = Chunk(bytes: bytes, firstLine: nextLine, problems: problems)
                     nextLine += Self.newlines(in: bytes)
                     return chunk
@@ -136,6 +144,11 @@ package final class RecordingLines {
             }
             try fill(upTo: wanted)
         }
+    }
+
+    /// Takes back the buffer of a chunk that is no longer needed, to read later chunks into.
+    package func recycle(_ bytes: consuming [UInt8]) {
+        if spare.count < 8 { spare.append(bytes) }
     }
 
     /// Reads until `pending` holds `count` bytes or the input ends.

@@ -24,8 +24,14 @@ struct ValidationReport {
     /// The most distinct events listed; the events of any further names are counted in ``unlisted``.
     static let maximumGroups = 10_000
 
+    /// A group's kind and name, as a key that costs no allocation to make.
+    private struct GroupKey: Hashable {
+        var kind: Event.Kind
+        var name: String
+    }
+
     private var groups: [Group] = []
-    private var index: [String: Int] = [:]
+    private var index: [GroupKey: Int] = [:]
     private(set) var checked = 0
     private(set) var violationCount = 0
     /// Events (and, of them, failing events and violations) of names past ``maximumGroups``.
@@ -47,7 +53,7 @@ struct ValidationReport {
     mutating func add(_ event: Checked) {
         checked += 1
         violationCount += event.violations.count
-        let key = "\(event.kind.rawValue) \(event.name)"
+        let key = GroupKey(kind: event.kind, name: event.name)
         let position: Int
         if let existing = index[key] {
             position = existing
