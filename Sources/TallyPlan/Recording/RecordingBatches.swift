@@ -40,7 +40,7 @@ package final class RecordingBatches<Value: Sendable> {
 
     /// The next batches, one per chunk decoded at once, in file order; nil at the end of the input.
     ///
-    /// - Throws: ``RecordError`` naming the input when reading it fails; the batches before it stand.
+    /// - Throws: `RecordError` naming the input when reading it fails; the batches before it stand.
     package func next() throws(RecordError) -> [Batch]? {
         var chunks: [RecordingLines.Chunk] = []
         while chunks.count < width, let chunk = try lines.next() { chunks.append(chunk) }

@@ -46,7 +46,7 @@ extension RecordingFile {
     ///   - url: a recording file, FIFO or `/dev/stdin`.
     ///   - body: called with each batch of events, in file order.
     /// - Returns: the number of events and the unreadable lines.
-    /// - Throws: ``RecordError`` when the file cannot be opened or read, or what `body` throws.
+    /// - Throws: `RecordError` when the file cannot be opened or read, or what `body` throws.
     public static func readEvents(at url: URL, _ body: ([Event]) throws -> Void) throws -> Summary {
         let batches = RecordingBatches(lines: try RecordingLines(path: url.path)) { line in
             try Record.event(fromLine: line)

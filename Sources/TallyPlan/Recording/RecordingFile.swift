@@ -12,7 +12,7 @@ import Tally
 /// A recording may still be growing while it is read (the app is running). Only complete lines count: a
 /// last line without its newline is an unfinished write and is left for the next read, reported in
 /// ``incompleteTail``. Empty lines are ignored. Any other unreadable line (not JSON, invalid UTF-8, nested
-/// deeper than ``PropertyValue/maximumDepth``, not a record) is a problem naming the file and the line,
+/// deeper than `PropertyValue.maximumDepth`, not a record) is a problem naming the file and the line,
 /// in ``problems``; reading goes on after it, so one cut line (a writer killed mid-write) costs one
 /// record, never the rest of the file.
 ///
@@ -31,7 +31,7 @@ public struct RecordingFile: Sendable {
 
     /// Reads a recording file (or a FIFO, or `/dev/stdin`).
     ///
-    /// - Throws: ``RecordError`` naming the file when it cannot be opened or read; unreadable lines are
+    /// - Throws: `RecordError` naming the file when it cannot be opened or read; unreadable lines are
     ///   not errors but ``problems``.
     public init(contentsOf url: URL) throws(RecordError) {
         let lines = try RecordingLines(path: url.path)
@@ -113,7 +113,7 @@ public struct RecordingFile: Sendable {
     /// Reads every `.jsonl` file in a folder (not its subfolders), in name order, as one recording: the
     /// records in order, every problem named by its file and line.
     ///
-    /// - Throws: ``RecordError`` when the folder or one of its files cannot be read.
+    /// - Throws: `RecordError` when the folder or one of its files cannot be read.
     public init(folder: URL) throws(RecordError) {
         let names: [String]
         do {

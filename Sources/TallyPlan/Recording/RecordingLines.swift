@@ -62,7 +62,7 @@ package final class RecordingLines {
 
     /// Opens the file at `path` for reading.
     ///
-    /// - Throws: ``RecordError`` naming the file when it cannot be opened or is a folder.
+    /// - Throws: `RecordError` naming the file when it cannot be opened or is a folder.
     package convenience init(path: String, options: Options = Options()) throws(RecordError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -108,7 +108,7 @@ package final class RecordingLines {
 
     /// The next chunk of whole lines, or nil at the end of the input.
     ///
-    /// - Throws: ``RecordError`` naming the input when a read fails.
+    /// - Throws: `RecordError` naming the input when a read fails.
     package func next() throws(RecordError) -> Chunk? {
         var problems: [RecordError] = []
         var wanted = options.chunkBytes
