@@ -62,11 +62,15 @@ public final class RecordingReader: EventRecorder {
 
     /// Creates a reader for `url`. Nothing is read until the first expectation, wait or ``refresh()``.
     ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the reader registers with the test's check, which reads the file once more when the test ends: a
+    /// record no expectation accounts for fails the test, reported at the line that created the reader.
+    ///
     /// - Parameters:
-    ///   - url: the recording.
+    ///   - url: the recording file.
     ///   - refreshInterval: how often, in seconds, waiting re-reads the file.
-    ///   - fileID: where unreadable lines and replaced files are reported; defaults to the caller's
-    ///     location.
+    ///   - fileID: where unreadable lines, replaced files and (in exhaustive mode) unaccounted events are
+    ///     reported; the caller's by default.
     ///   - filePath: see `fileID`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
@@ -77,14 +81,24 @@ public final class RecordingReader: EventRecorder {
         self.url = url
         self.refreshInterval = refreshInterval
         self.createdAt = (fileID, filePath, line, column)
+        registerForExhaustiveCheck(as: "RecordingReader", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Reads `url` now.
     ///
-    /// - Throws: `RecordError` when the file cannot be read, or names the file and line of its first
+    /// - Parameters:
+    ///   - url: the recording file.
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    /// - Throws: `RecordError` when the file cannot be read, or naming the file and line of its first
     ///   unreadable line.
-    public convenience init(contentsOf url: URL) throws {
-        self.init(url: url)
+    public convenience init(
+        contentsOf url: URL, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) throws {
+        self.init(url: url, fileID: fileID, filePath: filePath, line: line, column: column)
         if let issue = try read() { throw issue.problems.first ?? RecordError(issue.description, file: url.path) }
     }
 

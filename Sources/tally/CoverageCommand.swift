@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -75,3 +76,4 @@ struct CoverageCommand: ParsableCommand {
         try result.finish()
     }
 }
+#endif

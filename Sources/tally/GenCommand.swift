@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -59,3 +60,4 @@ struct GenCommand: ParsableCommand {
         try result.finish()
     }
 }
+#endif

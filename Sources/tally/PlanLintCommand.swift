@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -44,3 +45,4 @@ struct PlanLintCommand: ParsableCommand {
         try output.finish()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -70,3 +71,4 @@ struct TallyCommand: AsyncParsableCommand {
         #endif
     }
 }
+#endif

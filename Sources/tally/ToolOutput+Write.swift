@@ -1,3 +1,4 @@
+#if CLI
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -68,3 +69,4 @@ enum StandardStreams {
         #endif
     }
 }
+#endif

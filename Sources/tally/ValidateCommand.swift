@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -58,3 +59,4 @@ struct ValidateCommand: ParsableCommand {
         try output.finish()
     }
 }
+#endif
