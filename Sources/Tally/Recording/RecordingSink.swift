@@ -38,7 +38,9 @@ extension RecordingSink {
 ///   error is thrown, so the client counts the event as failed for this destination. Records of other
 ///   writers are never removed, and what the client counts as delivered is what the file holds.
 ///
-/// Files that are not regular files (a FIFO, a terminal, `/dev/stderr`) get each line in plain writes.
+/// The lock is held for one line's write only; a writer stopped while it holds it (in a debugger, say) holds
+/// up the other writers of that file until it goes on. Files that are not regular files (a FIFO, a
+/// terminal, `/dev/stderr`) get each line in plain writes.
 public final class FileRecordingSink: RecordingSink {
     /// The file written to.
     public let url: URL

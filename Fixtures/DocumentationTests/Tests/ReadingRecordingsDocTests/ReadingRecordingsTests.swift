@@ -8,7 +8,7 @@ import Testing
     let url = try recordingWithACutLine()
     // A whole file, at one moment: records and the lines that are not.
     let file = try RecordingFile(contentsOf: url)
-    for problem in file.problems { print(problem) }          // app.jsonl:12: Not valid JSON: …
+    for problem in file.problems { print(problem) }  // app.jsonl:12: Not valid JSON: …
 
     // Only the events, streaming, decoded on every core, in bounded memory.
     var names: [String: Int] = [:]
@@ -24,7 +24,8 @@ import Testing
 
 /// Two records, a line that is not one, and a last line cut off.
 func recordingWithACutLine() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reading-recordings-\(UUID().uuidString)")
+    let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("reading-recordings-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent("app.jsonl")
     let record = Record(
