@@ -310,13 +310,13 @@ struct PlanLoaderTests {
         #expect(result.diagnostics.map(\.description) == ["absent.yaml: error: No such file"])
     }
 
-    @Test func directoriesAndNonUTF8FilesAreUnreadable() throws {
+    @Test func directoriesAreUnreadableAndNonUTF8FilesInvalid() throws {
         let directory = try Fixtures.temporaryDirectory()
         #expect(PlanLoader.load(contentsOf: directory).failureKind == .unreadable)
         let latin1 = directory.appendingPathComponent("latin1.yaml")
         try Data([0x76, 0x65, 0x72, 0x3A, 0x20, 0xE9, 0x0A]).write(to: latin1)
         let result = PlanLoader.load(contentsOf: latin1, displayName: "latin1.yaml")
-        #expect(result.failureKind == .unreadable)
+        #expect(result.failureKind == .syntax)
         #expect(result.diagnostics.map(\.message) == ["The file is not UTF-8 text"])
     }
 
