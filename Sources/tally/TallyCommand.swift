@@ -21,6 +21,6 @@ struct TallyCommand: AsyncParsableCommand {
             GenCommand.self,
             ValidateCommand.self,
             CoverageCommand.self,
-        ]
+        ] + collectorCommands  // `collect`, with the Collector trait (CollectCommand.swift)
     )
 }
