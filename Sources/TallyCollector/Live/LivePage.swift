@@ -186,7 +186,10 @@ enum LivePage {
           });
         }
 
-        for (const input of Object.values(filters)) input.addEventListener("input", refilter);
+        for (const input of Object.values(filters)) {
+          input.addEventListener("input", refilter);
+          input.addEventListener("change", refilter);
+        }
         refreshCoverage();
         connect();
         </script>
