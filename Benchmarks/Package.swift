@@ -17,6 +17,7 @@ let benchmarkTargets = [
     "ClientBenchmarks",
     "TestingBenchmarks",
     "PlanBenchmarks",
+    "CollectorBenchmarks",
 ]
 
 let package = Package(
@@ -26,7 +27,12 @@ let package = Package(
         .macOS(.v15)
     ],
     dependencies: [
-        .package(name: "Tally", path: ".."),
+        // The Collector trait brings the collector server (TallyCollector) for CollectorBenchmarks.
+        .package(name: "Tally", path: "..", traits: ["Collector"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only the malloc interposer: the default traits also bring the ARC runtime interposer, which
         // crashes on this toolchain (Linux, Swift 6.3). ARC metrics are therefore not used.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -40,6 +46,26 @@ let package = Package(
                 .product(name: "Tally", package: "Tally")
             ],
             path: "Sources/BenchmarkSupport"
+        ),
+        // Load for the collector: a loopback HTTP client, Segment batches, and the naive counting route.
+        .target(
+            name: "CollectorLoad",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/CollectorLoad"
+        ),
+        // The collector at 1,000,000 stored events: resident memory and ingest rate as it fills.
+        .executableTarget(
+            name: "CollectorProfile",
+            dependencies: [
+                "CollectorLoad",
+                .product(name: "TallyCollector", package: "Tally"),
+            ],
+            path: "Sources/CollectorProfile"
         ),
         // A plain executable to run under perf or valgrind (not a benchmark: the plugin only runs targets
         // in Benchmarks/).
@@ -61,7 +87,7 @@ let package = Package(
                     .product(name: "TallyTesting", package: "Tally"),
                     .product(name: "TallyPlan", package: "Tally"),
                     .product(name: "Benchmark", package: "benchmark"),
-                ],
+                ] + (name == "CollectorBenchmarks" ? ["CollectorLoad", .product(name: "TallyCollector", package: "Tally")] : []),
                 path: "Benchmarks/\(name)",
                 plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
             )

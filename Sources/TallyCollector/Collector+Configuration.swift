@@ -73,13 +73,15 @@ extension CollectorRoutes {
         // Embedded in a test process, the collector runs on threads of its own (see CollectorExecutor). A
         // standalone one (stopping on signals) has the process to itself and uses Swift's pool: its signal
         // handling cancels tasks in a way that deadlocks with task executor preferences on Swift 6.3.
-        let tasks = CollectorTasks(threads: configuration.stopsOnSignals ? 0 : ProcessInfo.processInfo.activeProcessorCount)
+        let tasks = CollectorTasks(
+            threads: configuration.stopsOnSignals ? 0 : ProcessInfo.processInfo.activeProcessorCount)
         let store: EventStore
         do {
             store = try EventStore(path: configuration.database.path, tasks: tasks)
         } catch {
             tasks.shutdown()
-            throw CollectorError(.cannotOpenDatabase, "Cannot open the database \(configuration.database.path): \(error)")
+            throw CollectorError(
+                .cannotOpenDatabase, "Cannot open the database \(configuration.database.path): \(error)")
         }
         let waits = WaitList(store: store, tasks: tasks)
         let feed = LiveFeed(capacity: configuration.viewerBufferSize, heartbeat: configuration.heartbeat, tasks: tasks)

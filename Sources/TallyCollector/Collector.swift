@@ -94,9 +94,12 @@ public final class Collector: Sendable {
             do {
                 try await running.value
             } catch {
-                throw CollectorError(.cannotListen, "Cannot listen on \(configuration.host):\(configuration.port): \(error)")
+                throw CollectorError(
+                    .cannotListen, "Cannot listen on \(configuration.host):\(configuration.port): \(error)")
             }
-            throw CollectorError(.cannotListen, "The collector stopped before it listened on \(configuration.host):\(configuration.port)")
+            throw CollectorError(
+                .cannotListen, "The collector stopped before it listened on \(configuration.host):\(configuration.port)"
+            )
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return Collector(

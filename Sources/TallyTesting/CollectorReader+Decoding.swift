@@ -17,26 +17,30 @@ extension CollectorReader {
             throw CollectorReaderError("The collector's answer is not JSON: \(error)")
         }
         guard case .array(let items)? = answer.objectValue?["events"] else {
-            throw CollectorReaderError("The collector's answer has no events: \(String(decoding: body.prefix(200), as: UTF8.self))")
+            throw CollectorReaderError(
+                "The collector's answer has no events: \(String(decoding: body.prefix(200), as: UTF8.self))")
         }
         var events: [(id: Int64, envelope: Envelope)] = []
         events.reserveCapacity(items.count)
         for item in items {
-            guard let fields = item.objectValue, let id = fields["id"]?.intValue, let kindName = fields["kind"]?.stringValue,
+            guard let fields = item.objectValue, let id = fields["id"]?.intValue,
+                let kindName = fields["kind"]?.stringValue,
                 let kind = Event.Kind(rawValue: kindName)
             else {
                 throw CollectorReaderError("The collector's answer has an event without id or kind: \(item)")
             }
             let userId = fields["user_id"]?.stringValue
             let event = Event(
-                kind: kind, name: fields["name"]?.stringValue ?? "", properties: fields["properties"]?.objectValue ?? [:],
+                kind: kind, name: fields["name"]?.stringValue ?? "",
+                properties: fields["properties"]?.objectValue ?? [:],
                 userId: kind == .identify || kind == .alias ? userId : nil, groupId: fields["group_id"]?.stringValue)
             let timestamp =
                 fields["timestamp"]?.stringValue.flatMap(ISO8601.date(from:))
                 ?? fields["received_at"]?.stringValue.flatMap(ISO8601.date(from:)) ?? Date(timeIntervalSince1970: 0)
             let envelope = Envelope(
                 event: event,
-                messageId: fields["message_id"]?.stringValue.flatMap(MessageID.init) ?? MessageID(prefix: 0, sequence: UInt64(id)),
+                messageId: fields["message_id"]?.stringValue.flatMap(MessageID.init)
+                    ?? MessageID(prefix: 0, sequence: UInt64(id)),
                 timestamp: timestamp, userId: kind == .alias ? fields["previous_id"]?.stringValue : userId,
                 anonymousId: fields["anonymous_id"]?.stringValue ?? "", context: fields["context"]?.objectValue ?? [:])
             events.append((Int64(id), envelope))

@@ -76,7 +76,8 @@ public final class CollectorReader: EventRecorder {
     public func refresh() throws {
         while true {
             let body = try Self.synchronously { completion in
-                self.send(self.request("tally/events", ["after": String(self.lastId.current), "limit": "10000"]), completion)
+                self.send(
+                    self.request("tally/events", ["after": String(self.lastId.current), "limit": "10000"]), completion)
             }
             let page = try Self.events(in: body)
             append(page.events)
@@ -113,7 +114,11 @@ public final class CollectorReader: EventRecorder {
     /// one event of the session after the last one read, which the collector answers when one is
     /// committed (or after `timeout`, 408, and the next long-poll starts).
     func follow(timeout: Duration) async {
-        let milliseconds = max(1, min(600_000, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)))
+        let milliseconds = max(
+            1,
+            min(
+                600_000, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            ))
         while !Task.isCancelled {
             var request = request(
                 "tally/events/wait", ["after": String(lastId.current), "count": "1", "timeout": String(milliseconds)])
@@ -143,7 +148,8 @@ public final class CollectorReader: EventRecorder {
 
     private func request(_ path: String, _ parameters: [String: String]) -> URLRequest {
         var components = URLComponents(url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "session", value: session)]
+        components.queryItems =
+            [URLQueryItem(name: "session", value: session)]
             + parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         return URLRequest(url: components.url!)
     }
@@ -155,14 +161,20 @@ public final class CollectorReader: EventRecorder {
         let collector = url.absoluteString
         let task = Self.transport.dataTask(with: request) { data, response, error in
             if let error {
-                completion(.failure(CollectorReaderError("Cannot reach the collector at \(collector): \(error.localizedDescription)")))
+                completion(
+                    .failure(
+                        CollectorReaderError(
+                            "Cannot reach the collector at \(collector): \(error.localizedDescription)")))
                 return
             }
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             let body = data ?? Data()
             guard statuses.contains(status) else {
-                completion(.failure(CollectorReaderError(
-                    "The collector answered \(status) to \(request.httpMethod ?? "GET") \(request.url?.path ?? ""): \(String(decoding: body.prefix(500), as: UTF8.self))")))
+                completion(
+                    .failure(
+                        CollectorReaderError(
+                            "The collector answered \(status) to \(request.httpMethod ?? "GET") \(request.url?.path ?? ""): \(String(decoding: body.prefix(500), as: UTF8.self))"
+                        )))
                 return
             }
             completion(.success(body))

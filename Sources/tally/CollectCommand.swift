@@ -10,7 +10,8 @@ import TallyPlan
 struct CollectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collect",
-        abstract: "Run a local collector: any Segment client can send to it; tests read and wait; a live page shows every event.",
+        abstract:
+            "Run a local collector: any Segment client can send to it; tests read and wait; a live page shows every event.",
         discussion: """
             Stores every event in SQLite (WAL): what was acknowledged survives the collector being killed. \
             Point a Segment-compatible client's host (analytics-swift's apiHost, analytics-python's host, \
@@ -85,8 +86,9 @@ struct CollectCommand: AsyncParsableCommand {
             throw ExitCode(error.kind == .cannotOpenDatabase ? ToolExitCode.cannotCreateOutput : 69)
         }
         print("Listening on \(collector.url.absoluteString)")
-        print("Live page: \(collector.url.absoluteString)/   database: \(database)"
-            + (plan.map { "   plan: \($0) (\(trackingPlan?.events.count ?? 0) events)" } ?? ""))
+        print(
+            "Live page: \(collector.url.absoluteString)/   database: \(database)"
+                + (plan.map { "   plan: \($0) (\(trackingPlan?.events.count ?? 0) events)" } ?? ""))
         fflush(nil)  // every stream: a parent reading the first line gets it now
         try await collector.waitUntilStopped()
     }
@@ -96,4 +98,3 @@ let collectorCommands: [any ParsableCommand.Type] = [CollectCommand.self]
 #else
 let collectorCommands: [any ParsableCommand.Type] = []
 #endif
-

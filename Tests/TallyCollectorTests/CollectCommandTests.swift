@@ -25,7 +25,8 @@ struct CollectCommandTests {
     @Test func validatesOnArrivalWithAPlan() async throws {
         let folder = try TemporaryFolder()
         let plan = folder.file("plan.yaml")
-        try "version: 1\nevents:\n  - name: Signed Up\n    description: A user signed up.\n".write(to: plan, atomically: true, encoding: .utf8)
+        try "version: 1\nevents:\n  - name: Signed Up\n    description: A user signed up.\n".write(
+            to: plan, atomically: true, encoding: .utf8)
         let collector = try CollectorProcess(["--port", "0", "--database", ":memory:", "--plan", plan.path])
         let url = try await collector.listeningURL()
         _ = try await HTTP.post(url.appendingPathComponent("v1/track"), #"{"event":"Signed Upp","userId":"u"}"#)

@@ -40,7 +40,8 @@ struct CollectorReaderTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, reader) in readers.enumerated() {
                     group.addTask {
-                        try await Self.send(collector, (0..<5).map { trackJSON("e\($0)-of-\(index)") }, session: reader.session)
+                        try await Self.send(
+                            collector, (0..<5).map { trackJSON("e\($0)-of-\(index)") }, session: reader.session)
                         #expect(await reader.waitForCount(5))
                         reader.expectCount(5, of: .where("mine") { $0.name.hasSuffix("-of-\(index)") })
                         reader.expectNothingElse()
@@ -70,7 +71,9 @@ struct CollectorReaderTests {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
             let waiting = Task { await reader.waitForCount(3, of: .named("tick"), timeout: .seconds(30)) }
-            for _ in 0..<3 { try await Self.send(collector, [trackJSON("tick"), trackJSON("tock")], session: reader.session) }
+            for _ in 0..<3 {
+                try await Self.send(collector, [trackJSON("tick"), trackJSON("tock")], session: reader.session)
+            }
             #expect(await waiting.value)
             reader.expectCount(3, of: .named("tick"))
         }
@@ -87,11 +90,14 @@ struct CollectorReaderTests {
                     try await clock.waitForSleepers(count: 1)
                     clock.advance(by: .seconds(2))
                 }
-                #expect(await reader.waitForEvent(.named("payment_succeeded"), timeout: .seconds(2), clock: clock) == nil)
+                #expect(
+                    await reader.waitForEvent(.named("payment_succeeded"), timeout: .seconds(2), clock: clock) == nil)
                 try? await timer.value
             }
             #expect(issues.count == 1)
-            #expect(issues.first?.message.contains(#"Timed out after 2.0 seconds waiting for "payment_succeeded"."#) == true)
+            #expect(
+                issues.first?.message.contains(#"Timed out after 2.0 seconds waiting for "payment_succeeded"."#) == true
+            )
             #expect(issues.first?.message.contains("[0] track something_else") == true)
             #expect(issues.first?.line == line)
         }
@@ -104,7 +110,9 @@ struct CollectorReaderTests {
         let reader = CollectorReader(url: url)
         let issues = issues { reader.expectTracked(.named("anything")) }
         #expect(issues.count == 2)
-        #expect(issues.first?.message.contains("Could not read the recording: Cannot reach the collector at \(url.absoluteString)") == true)
+        #expect(
+            issues.first?.message.contains(
+                "Could not read the recording: Cannot reach the collector at \(url.absoluteString)") == true)
         #expect(issues.last?.message.contains(#"Expected "anything" to have been tracked"#) == true)
     }
 
@@ -151,7 +159,9 @@ struct CollectorReaderTests {
         let url = collector.url
         await collector.stop()
         let sink = CollectorRecordingSink(url: url, timeout: 2)
-        let record = Record(envelope: Envelope(event: Event("x"), messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(), anonymousId: "a"))
+        let record = Record(
+            envelope: Envelope(
+                event: Event("x"), messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(), anonymousId: "a"))
         #expect {
             try sink.write(record, line: record.line)
         } throws: { error in
@@ -162,7 +172,9 @@ struct CollectorReaderTests {
     @Test func theCollectorDestinationIsReadFromTheEnvironment() throws {
         #expect(try RecordingDestination.collectorFromEnvironment([:]) == nil)
         let destination = try #require(
-            try RecordingDestination.collectorFromEnvironment(["TALLY_COLLECTOR": "http://127.0.0.1:8787", "TALLY_SESSION": "s"]))
+            try RecordingDestination.collectorFromEnvironment([
+                "TALLY_COLLECTOR": "http://127.0.0.1:8787", "TALLY_SESSION": "s",
+            ]))
         #expect(destination.name == "collector")
         #expect {
             try RecordingDestination.collectorFromEnvironment(["TALLY_COLLECTOR": "127.0.0.1:8787"])

@@ -35,7 +35,8 @@ struct DurabilityTests {
                 group.addTask {
                     for batch in 0... {
                         let ids = (0..<Self.batchSize).map { "k-\(sender)-\(batch)-\($0)" }
-                        let body = batchJSON(ids.map { trackJSON("load", properties: #"{"sender":\#(sender)}"#, messageId: $0) })
+                        let body = batchJSON(
+                            ids.map { trackJSON("load", properties: #"{"sender":\#(sender)}"#, messageId: $0) })
                         guard let answer = try? await HTTP.post(batchURL, body), answer.status == 200 else { return }
                         let count = acknowledged.withLock { acknowledged in
                             acknowledged += ids
@@ -56,7 +57,9 @@ struct DurabilityTests {
         var stored: [String: Int] = [:]
         var after = 0
         while true {
-            let page = try await HTTP.send("GET", URL(string: "\(restarted.absoluteString)/tally/events?limit=10000&after=\(after)")!).json
+            let page = try await HTTP.send(
+                "GET", URL(string: "\(restarted.absoluteString)/tally/events?limit=10000&after=\(after)")!
+            ).json
             let events = page["events"]?.arrayValue ?? []
             for event in events { stored[event["message_id"]?.stringValue ?? "", default: 0] += 1 }
             after = events.last?["id"]?.intValue ?? after
@@ -66,7 +69,9 @@ struct DurabilityTests {
 
         let acknowledgedIds = acknowledged.current
         let missing = acknowledgedIds.filter { stored[$0] == nil }
-        print("kill -9: \(acknowledgedIds.count) events acknowledged, \(stored.count) stored after restart, \(missing.count) missing")
+        print(
+            "kill -9: \(acknowledgedIds.count) events acknowledged, \(stored.count) stored after restart, \(missing.count) missing"
+        )
         #expect(acknowledgedIds.count >= Self.killAfter * Self.batchSize)
         #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(5))")
         #expect(stored.values.allSatisfy { $0 == 1 })

@@ -11,7 +11,8 @@ struct LiveCollectorTests {
         let collector = try await Collector.start()
         #expect(collector.port > 0)
         #expect(collector.url.absoluteString == "http://127.0.0.1:\(collector.port)")
-        let answer = try await HTTP.post(collector.url.appendingPathComponent("v1/track"), #"{"event":"A","userId":"u"}"#)
+        let answer = try await HTTP.post(
+            collector.url.appendingPathComponent("v1/track"), #"{"event":"A","userId":"u"}"#)
         #expect(answer.status == 200)
         #expect(answer.json == ["success": true])
         await collector.stop()
@@ -74,14 +75,16 @@ struct LiveCollectorTests {
 
     @Test func aHeartbeatKeepsTheStreamAlive() async throws {
         try await withLiveCollector(Collector.Configuration(heartbeat: .milliseconds(20))) { collector in
-            let stream = try LineStream(port: collector.port, request: "GET /tally/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let stream = try LineStream(
+                port: collector.port, request: "GET /tally/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(await stream.readLine(where: { $0 == ": heartbeat" }) != nil)
         }
     }
 
     @Test func stoppingEndsOpenStreamsAndWaits() async throws {
         let collector = try await Collector.start()
-        let stream = try LineStream(port: collector.port, request: "GET /tally/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let stream = try LineStream(
+            port: collector.port, request: "GET /tally/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(await stream.readLine(where: { $0.hasPrefix(": connected") }) != nil)
         let waiting = Task {
             try await HTTP.send("GET", URL(string: "\(collector.url.absoluteString)/tally/events/wait?timeout=600000")!)

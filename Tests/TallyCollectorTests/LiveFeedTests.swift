@@ -17,7 +17,9 @@ struct LiveFeedTests {
     @Test func aViewerGetsTheEventsItsFilterSelects() async throws {
         let feed = LiveFeed(capacity: 10, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (_, messages) = try #require(feed.subscribe(EventFilter(session: "s")))
-        feed.publish([Self.event(1, "A", session: "s"), Self.event(2, "B", session: "other"), Self.event(3, "C", session: "s")])
+        feed.publish([
+            Self.event(1, "A", session: "s"), Self.event(2, "B", session: "other"), Self.event(3, "C", session: "s"),
+        ])
         feed.close()
         var ids: [Int64] = []
         for await message in messages { if case .event(let id, _, _) = message { ids.append(id) } }

@@ -55,6 +55,17 @@ struct SegmentIngestTests {
         }
     }
 
+    @Test(arguments: [
+        ("/v1/b", "batch"), ("/v1/t", "track"), ("/v1/p", "page"), ("/v1/s", "screen"), ("/v1/i", "identify"),
+    ])
+    func theShortPathsOfNewerLibrariesAreAccepted(_ path: String, _ type: String) async throws {
+        try await RouterHarness.run { collector in
+            let body = type == "batch" ? batchJSON([trackJSON("A")]) : #"{"event":"A","name":"A","userId":"u1"}"#
+            #expect(try await collector.post(path, body).status == .ok)
+            #expect(try await collector.events().map { $0["type"] } == [.string(type == "batch" ? "track" : type)])
+        }
+    }
+
     @Test func theWriteKeyIsReadFromBasicAuthOrTheBodyOrIsAbsent() async throws {
         try await RouterHarness.run { collector in
             var basic = HTTPFields()
@@ -145,7 +156,9 @@ struct SegmentIngestTests {
             var headers = HTTPFields()
             headers[.origin] = "http://localhost:3000"
             headers[.accessControlRequestMethod] = "POST"
-            let preflight = try await collector.client.execute(uri: "/v1/batch", method: .options, headers: headers) { $0 }
+            let preflight = try await collector.client.execute(uri: "/v1/batch", method: .options, headers: headers) {
+                $0
+            }
             #expect(preflight.status == .noContent || preflight.status == .ok)
             #expect(preflight.headers[.accessControlAllowOrigin] == "*")
         }

@@ -32,7 +32,9 @@ struct WaitTests {
 
     @Test func countsEventsAcrossInserts() async throws {
         try await RouterHarness.run { collector in
-            let waiting = Task { try await collector.send(.get, "/tally/events/wait?kind=track&count=3&timeout=600000") }
+            let waiting = Task {
+                try await collector.send(.get, "/tally/events/wait?kind=track&count=3&timeout=600000")
+            }
             await collector.routes.waits.waitForWaiters(1)
             try await collector.post("/v1/track", #"{"event":"A","userId":"u"}"#)
             try await collector.post("/v1/screen", #"{"name":"S","userId":"u"}"#)
@@ -98,7 +100,8 @@ struct WaitTests {
             let (status, json) = try await waiting.value
             #expect(status == .serviceUnavailable)
             #expect(json["code"] == "stopping")
-            #expect(try await collector.post("/v1/track", #"{"event":"Late","userId":"u"}"#).status == .serviceUnavailable)
+            #expect(
+                try await collector.post("/v1/track", #"{"event":"Late","userId":"u"}"#).status == .serviceUnavailable)
         }
     }
 }

@@ -55,7 +55,9 @@ public final class CollectorRecordingSink: RecordingSink {
             if let error {
                 outcome.finish("Cannot reach the collector at \(collector): \(error.localizedDescription)")
             } else if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-                outcome.finish("The collector refused the record (\(status)): \(String(decoding: (data ?? Data()).prefix(300), as: UTF8.self))")
+                outcome.finish(
+                    "The collector refused the record (\(status)): \(String(decoding: (data ?? Data()).prefix(300), as: UTF8.self))"
+                )
             } else {
                 outcome.finish(nil)
             }
@@ -101,7 +103,8 @@ extension RecordingDestination {
     public static func collector(
         _ url: URL, session: String? = nil, source: String = ProcessInfo.processInfo.processName
     ) -> RecordingDestination {
-        RecordingDestination(sink: CollectorRecordingSink(url: url, session: session), source: source, name: "collector")
+        RecordingDestination(
+            sink: CollectorRecordingSink(url: url, session: session), source: source, name: "collector")
     }
 
     /// A destination sending to the collector `TALLY_COLLECTOR` names, tagged with `TALLY_SESSION`, or nil

@@ -75,7 +75,8 @@ enum IngestBody {
         }
         guard let type else { return try batchEvents(value, bytes: bytes, context: context) }
         if bytes.count > maximumMessageBytes {
-            throw .tooLarge("The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+            throw .tooLarge(
+                "The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
         }
         var context = context
         if case .object(let fields) = value, case .string(let key)? = fields["writeKey"] { context.writeKey = key }
@@ -86,9 +87,12 @@ enum IngestBody {
         _ value: PropertyValue, bytes: [UInt8], context: IngestContext
     ) throws(APIError) -> [(stored: StoredEvent, event: Event)] {
         guard case .object(let fields) = value else {
-            throw APIError(.badRequest, "wrong_type", "The body must be a JSON object with a batch array, not \(value.typeName)")
+            throw APIError(
+                .badRequest, "wrong_type", "The body must be a JSON object with a batch array, not \(value.typeName)")
         }
-        guard let batchValue = fields["batch"] else { throw .missingField("batch", index: nil, " (an array of messages)") }
+        guard let batchValue = fields["batch"] else {
+            throw .missingField("batch", index: nil, " (an array of messages)")
+        }
         guard case .array(let messages) = batchValue else {
             throw .wrongType("batch", index: nil, expected: "an array", actual: batchValue)
         }
@@ -96,7 +100,8 @@ enum IngestBody {
             let lengths = bytes.withUnsafeBufferPointer { BatchSpans.elementLengths(ofArray: "batch", in: $0) }
             if let index = lengths.firstIndex(where: { $0 > maximumMessageBytes }) {
                 throw .tooLarge(
-                    "batch[\(index)] is \(lengths[index]) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+                    "batch[\(index)] is \(lengths[index]) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)"
+                )
             }
         }
         var context = context

@@ -9,7 +9,9 @@ enum RecordLines {
     ///
     /// - Throws: ``APIError`` 400 naming the first line that is not a record, 413 for a line over 32 KB.
     ///   Nothing of the body is stored then.
-    static func events(_ bytes: [UInt8], context: IngestContext) throws(APIError) -> [(stored: StoredEvent, event: Event)] {
+    static func events(_ bytes: [UInt8], context: IngestContext) throws(APIError) -> [(
+        stored: StoredEvent, event: Event
+    )] {
         var events: [(stored: StoredEvent, event: Event)] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
@@ -17,13 +19,15 @@ enum RecordLines {
             guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
             if line.count > IngestBody.maximumMessageBytes {
                 throw .tooLarge(
-                    "Line \(lineNumber) is \(line.count) bytes; the limit for one record is 32 KB (\(IngestBody.maximumMessageBytes) bytes)")
+                    "Line \(lineNumber) is \(line.count) bytes; the limit for one record is 32 KB (\(IngestBody.maximumMessageBytes) bytes)"
+                )
             }
             let record: Record
             do {
                 record = try Record(line: line)
             } catch {
-                throw APIError(.badRequest, "invalid_record", "Line \(lineNumber) is not a Tally record: \(error.message)")
+                throw APIError(
+                    .badRequest, "invalid_record", "Line \(lineNumber) is not a Tally record: \(error.message)")
             }
             events.append(stored(record, context: context))
         }

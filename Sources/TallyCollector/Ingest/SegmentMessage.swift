@@ -80,7 +80,8 @@ enum SegmentMessage {
         switch messageContext[sessionContextKey] {
         case .string(let tagged): session = tagged
         case nil, .null: session = context.session
-        case let other?: throw .wrongType("context.\(sessionContextKey)", index: index, expected: "a string", actual: other)
+        case let other?:
+            throw .wrongType("context.\(sessionContextKey)", index: index, expected: "a string", actual: other)
         }
         let writeKey = try reader.string("writeKey") ?? context.writeKey
 
@@ -107,7 +108,8 @@ private struct FieldReader {
             throw APIError(
                 .badRequest, "bad_type",
                 (index.map { "batch[\($0)]: " } ?? "") + "type must be one of "
-                    + MessageType.allCases.map(\.rawValue).joined(separator: ", ") + ", not \(PropertyValue.string(text))")
+                    + MessageType.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", not \(PropertyValue.string(text))")
         }
         return type
     }

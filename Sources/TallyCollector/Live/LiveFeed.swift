@@ -75,7 +75,9 @@ final class LiveFeed: Sendable {
                 var json: [UInt8]?
                 for (token, viewer) in state.viewers where viewer.filter.matches(event) {
                     if json == nil { json = event.json }
-                    if case .dropped = viewer.continuation.yield(.event(id: event.id, json: json!, session: event.session)) {
+                    if case .dropped = viewer.continuation.yield(
+                        .event(id: event.id, json: json!, session: event.session))
+                    {
                         state.viewers[token]?.skipped += 1
                     }
                 }

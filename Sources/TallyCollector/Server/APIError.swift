@@ -43,7 +43,8 @@ extension APIError {
     }
 
     static func badGzip(_ detail: String) -> APIError {
-        APIError(.badRequest, "invalid_gzip", "The body is marked Content-Encoding: gzip but is not valid gzip: \(detail)")
+        APIError(
+            .badRequest, "invalid_gzip", "The body is marked Content-Encoding: gzip but is not valid gzip: \(detail)")
     }
 
     static func missingField(_ field: String, index: Int?, _ detail: String = "") -> APIError {

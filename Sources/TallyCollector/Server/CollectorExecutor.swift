@@ -76,7 +76,8 @@ struct CollectorTasks: Sendable {
 
     /// A task running `operation` on the collector's threads.
     @discardableResult
-    func spawn<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<Success, any Error> {
+    func spawn<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<Success, any Error>
+    {
         if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *), let executor = executor as? CollectorExecutor {
             return Task(executorPreference: executor, operation: operation)
         }

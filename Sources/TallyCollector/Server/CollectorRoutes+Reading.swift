@@ -116,7 +116,8 @@ extension CollectorRoutes {
     {
         guard let text = parameters[name] else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw .badParameter(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw .badParameter(
+                name, "must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return number
     }

@@ -32,10 +32,15 @@ struct CollectorRoutes: Sendable {
                 allowOrigin: .all,
                 allowHeaders: [.accept, .authorization, .contentType, .contentEncoding, Self.sessionHeader],
                 allowMethods: [.get, .post, .delete, .options]))
-        router.post("/v1/batch") { request, _ in try await self.ingestSegment(request, type: nil) }
-        router.post("/v1/import") { request, _ in try await self.ingestSegment(request, type: nil) }
+        // Segment's paths, and the short ones its newer libraries use (analytics-swift posts to /v1/b,
+        // analytics.js to /v1/t, /v1/p…).
+        for path in ["/v1/batch", "/v1/import", "/v1/b"] {
+            router.post(RouterPath(path)) { request, _ in try await self.ingestSegment(request, type: nil) }
+        }
         for type in MessageType.allCases {
-            router.post("/v1/\(type.rawValue)") { request, _ in try await self.ingestSegment(request, type: type) }
+            for path in ["/v1/\(type.rawValue)", "/v1/\(type.shortPath)"] {
+                router.post(RouterPath(path)) { request, _ in try await self.ingestSegment(request, type: type) }
+            }
         }
         router.post("/tally/records") { request, _ in try await self.ingestRecords(request) }
         router.get("/tally/events") { request, _ in try await self.events(request) }
@@ -103,7 +108,8 @@ struct CollectorRoutes: Sendable {
     /// The user name of a Basic authorization: Segment's write key. Nil for anything else.
     static func basicUser(_ authorization: String) -> String? {
         let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1])) else {
+        guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1]))
+        else {
             return nil
         }
         let credentials = String(decoding: data, as: UTF8.self)
@@ -124,7 +130,9 @@ struct JSONErrorMiddleware: RouterMiddleware {
         } catch let error as APIError {
             return error.response
         } catch let error as HTTPError {
-            let message = error.status == .notFound ? "No route for \(request.method) \(request.uri.path)" : error.body ?? error.status.reasonPhrase
+            let message =
+                error.status == .notFound
+                ? "No route for \(request.method) \(request.uri.path)" : error.body ?? error.status.reasonPhrase
             return APIError(error.status, error.status == .notFound ? "not_found" : "http_error", message).response
         }
     }

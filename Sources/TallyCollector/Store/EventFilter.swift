@@ -32,13 +32,15 @@ struct EventFilter: Sendable, Hashable {
         session = parameters["session"]
         if let text = parameters["kind"] {
             guard let kind = Event.Kind(rawValue: text) else {
-                throw .badParameter("kind", "must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .badParameter(
+                    "kind", "must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self.kind = kind
         }
         if let text = parameters["type"] {
             guard let type = MessageType(rawValue: text) else {
-                throw .badParameter("type", "must be one of \(MessageType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .badParameter(
+                    "type", "must be one of \(MessageType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             self.type = type
         }
@@ -49,7 +51,9 @@ struct EventFilter: Sendable, Hashable {
             since = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         }
         if let text = parameters["after"] {
-            guard let after = Int64(text), after >= 0 else { throw .badParameter("after", "must be an event id (0 or more)") }
+            guard let after = Int64(text), after >= 0 else {
+                throw .badParameter("after", "must be an event id (0 or more)")
+            }
             self.after = after
         }
     }

@@ -182,7 +182,8 @@ final class EventStore: Sendable {
         let (condition, arguments) = filter.sql
         return try await database.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT * FROM event WHERE \(condition) ORDER BY id DESC LIMIT ?", arguments: arguments + [limit])
+                db, sql: "SELECT * FROM event WHERE \(condition) ORDER BY id DESC LIMIT ?",
+                arguments: arguments + [limit])
             let lastId = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0
             return (rows.reversed().map(Self.event), lastId)
         }
@@ -192,7 +193,8 @@ final class EventStore: Sendable {
     func count(_ filter: EventFilter) async throws -> (count: Int, lastId: Int64) {
         let (condition, arguments) = filter.sql
         return try await database.read { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event WHERE \(condition)", arguments: arguments) ?? 0
+            let count =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event WHERE \(condition)", arguments: arguments) ?? 0
             let lastId = try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0
             return (count, lastId)
         }
@@ -221,7 +223,8 @@ final class EventStore: Sendable {
     private static func event(_ row: Row) -> StoredEvent {
         StoredEvent(
             id: row["id"], receivedAt: row["received_at"], session: row["session"],
-            source: EventSource(rawValue: row["source"]) ?? .segment, type: MessageType(rawValue: row["type"]) ?? .track,
+            source: EventSource(rawValue: row["source"]) ?? .segment,
+            type: MessageType(rawValue: row["type"]) ?? .track,
             name: row["name"], properties: row["properties"], userId: row["user_id"], anonymousId: row["anonymous_id"],
             groupId: row["group_id"], previousId: row["previous_id"], messageId: row["message_id"],
             timestamp: row["timestamp"], context: row["context"], writeKey: row["write_key"],

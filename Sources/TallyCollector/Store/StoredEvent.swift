@@ -19,6 +19,18 @@ enum MessageType: String, Sendable, CaseIterable {
         }
     }
 
+    /// The one-letter path Segment's newer libraries post a single call to: `/v1/t` for a track.
+    var shortPath: String {
+        switch self {
+        case .track: "t"
+        case .screen: "s"
+        case .page: "p"
+        case .identify: "i"
+        case .group: "g"
+        case .alias: "a"
+        }
+    }
+
     init(_ kind: Event.Kind) {
         switch kind {
         case .track: self = .track

@@ -80,12 +80,14 @@ final class WaitList: Sendable {
 
     /// Counts the stored matches of one waiter, then adds what was committed meanwhile.
     private func recount(_ token: UInt64) async {
-        guard let filter = state.withLock({ state -> EventFilter? in
-            guard state.waiters[token]?.finished == nil else { return nil }
-            state.waiters[token]?.counted = nil
-            state.waiters[token]?.early = []
-            return state.waiters[token]?.filter
-        }) else { return }
+        guard
+            let filter = state.withLock({ state -> EventFilter? in
+                guard state.waiters[token]?.finished == nil else { return nil }
+                state.waiters[token]?.counted = nil
+                state.waiters[token]?.early = []
+                return state.waiters[token]?.filter
+            })
+        else { return }
         let stored: (count: Int, lastId: Int64)
         do {
             stored = try await store.count(filter)

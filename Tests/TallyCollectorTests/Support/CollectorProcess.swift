@@ -13,7 +13,9 @@ final class CollectorProcess: @unchecked Sendable {
     /// The built `tally`, next to the test bundle, or in `.build/debug`.
     static let binary: URL? = {
         var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
+        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] {
+            candidates.append(URL(fileURLWithPath: path))
+        }
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally"))
         }
@@ -44,7 +46,9 @@ final class CollectorProcess: @unchecked Sendable {
                 while true {
                     let chunk = handle.readData(ofLength: 1)
                     guard let byte = chunk.first else { return continuation.resume(returning: nil) }
-                    if byte == UInt8(ascii: "\n") { return continuation.resume(returning: String(decoding: bytes, as: UTF8.self)) }
+                    if byte == UInt8(ascii: "\n") {
+                        return continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                    }
                     bytes.append(byte)
                 }
             }

@@ -6,8 +6,9 @@ import Tally
 /// new note through ``GoogleAnalyticsService`` to the simulated Google SDK, and the demo reports what was
 /// tracked and what the SDK received.
 public enum NotesDemo {
-    /// Runs the scenario and returns the report, one line each.
-    public static func run() async -> [String] {
+    /// Runs the scenario and returns the report, one line each. `extra` destinations (the demo's
+    /// `--collector`) receive every event too.
+    public static func run(alsoSendingTo extra: [any Destination] = []) async -> [String] {
         let sdkLog = DemoLines()
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
@@ -17,7 +18,7 @@ public enum NotesDemo {
                     apiKey: NotesApp.Configuration.Google.apiKey,
                     clientSecret: NotesApp.Configuration.Google.clientSecret, debugLog: sdkLog.append)
             },
-            destinations: [tracked])
+            destinations: [tracked] + extra)
 
         let list = app.makeNotesList()
         list.onAppear()
