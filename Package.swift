@@ -16,28 +16,34 @@ let package = Package(
         .library(name: "TallyPlan", targets: ["TallyPlan"]),
         .executable(name: "tally", targets: ["tally"]),
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
-        // The collector server behind `tally collect`; empty unless the Collector trait is enabled.
+        // The durable HTTP destination (Segment's tracking API); its sources compile only with the `Delivery` trait.
+        .library(name: "TallyDelivery", targets: ["TallyDelivery"]),
+        // The collector server behind `tally collect`; its sources compile only with the `Collector` trait.
         .library(name: "TallyCollector", targets: ["TallyCollector"]),
     ],
+    // Optional parts, off by default: a package that depends on Tally resolves and builds none of their
+    // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
     traits: [
+        .trait(name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
+        .trait(name: "Delivery", description: "TallyDelivery: the durable HTTP destination on SQLite (GRDB)."),
         .trait(
             name: "Collector",
-            description: "The collector server (tally collect, the TallyCollector library): Hummingbird, SwiftNIO and GRDB."
-        )
+            description: "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        // The collector's (trait Collector): a consumer who does not enable the trait fetches none of them.
+        // Only TallyDelivery and TallyCollector use it, behind their traits.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // Only TallyCollector uses these, behind the `Collector` trait.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -49,6 +55,9 @@ let package = Package(
                 "TallyPlan",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Without it, IssueReporting cannot reach Swift Testing and a failing expectation passes.
+                // Linked here so that a test target depending on TallyTesting alone gets it.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .target(
@@ -64,28 +73,12 @@ let package = Package(
             dependencies: [
                 "Tally",
                 "TallyPlan",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
                 .target(name: "TallyCollector", condition: .when(traits: ["Collector"])),
             ]
         ),
-        // `tally collect`: ingest, the SQLite store, the read API and the live page. Its sources are wrapped
-        // in `#if Collector`, so without the trait it is empty and needs none of these packages.
-        .target(
-            name: "TallyCollector",
-            dependencies: [
-                "Tally",
-                "TallyPlan",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
-                .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Collector"])),
-                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
-            ]
-        ),
+        // The build plugin's tool: `tally gen` without the command line's dependencies.
+        .executableTarget(name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
         // Helpers shared by this repository's own tests; not a product.
         .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
@@ -94,7 +87,6 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 "TallyTestSupport",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .testTarget(
@@ -103,13 +95,12 @@ let package = Package(
                 "TallyPlan",
                 "Tally",
                 "TallyTesting",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 "TallyPlanGeneratorFixture",
             ],
             resources: [.copy("Fixtures")]
         ),
         // Regenerates event factories from a target's tracking-plan.yaml on every build.
-        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally"]),
+        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally-plan-generator"]),
         // Proves the plugin: compiles only if the plugin generated its factory.
         .target(
             name: "TallyPlanGeneratorFixture",
@@ -125,7 +116,54 @@ let package = Package(
                 "TallyTesting",
                 "TallyTestSupport",
                 "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+
+        // MARK: Delivery (the `Delivery` trait): the durable HTTP destination, its gzip and its tests.
+
+        .target(
+            name: "TallyDelivery",
+            dependencies: [
+                "Tally",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Delivery"])),
+            ]
+        ),
+        // The system's zlib (in Apple's SDKs; `zlib1g-dev` on Debian), for gzip request bodies.
+        .systemLibrary(name: "CTallyZlib", path: "Sources/CTallyZlib", providers: [.apt(["zlib1g-dev"])]),
+        // A sender process for the kill -9 tests and the benchmarks' soak: tracks numbered events into an
+        // HTTPDestination and prints what it committed.
+        .executableTarget(
+            name: "tally-delivery-sender",
+            dependencies: ["Tally", "TallyDelivery"],
+            path: "Tests/TallyDeliveryFixtures/tally-delivery-sender"
+        ),
+        .testTarget(
+            name: "TallyDeliveryTests",
+            dependencies: [
+                "TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender",
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
+            ],
+            exclude: ["Fixtures"]
+        ),
+
+        // MARK: Collector (the `Collector` trait): `tally collect`, ingest, the SQLite store, the read API
+        // and the live page, and their tests.
+
+        .target(
+            name: "TallyCollector",
+            dependencies: [
+                "Tally",
+                "TallyPlan",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Collector"])),
             ]
         ),
         .testTarget(
@@ -137,18 +175,18 @@ let package = Package(
                 "TallyTestSupport",
                 .target(name: "TallyCollector", condition: .when(traits: ["Collector"])),
                 .target(name: "tally", condition: .when(traits: ["Collector"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Collector"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Collector"])),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
-                .product(name: "CompressNIO", package: "compress-nio", condition: .when(traits: ["Collector"])),
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
             ]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin {  // plugins take no Swift settings
+for target in package.targets where target.type != .plugin && target.type != .system {  // no Swift settings there
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .enableUpcomingFeature("ExistentialAny"),

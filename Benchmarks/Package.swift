@@ -17,6 +17,7 @@ let benchmarkTargets = [
     "ClientBenchmarks",
     "TestingBenchmarks",
     "PlanBenchmarks",
+    "DeliveryBenchmarks",
     "CollectorBenchmarks",
 ]
 
@@ -27,8 +28,11 @@ let package = Package(
         .macOS(.v15)
     ],
     dependencies: [
-        // The Collector trait brings the collector server (TallyCollector) for CollectorBenchmarks.
-        .package(name: "Tally", path: "..", traits: ["Collector"]),
+        // The `Delivery` trait brings TallyDelivery (and GRDB) for DeliveryBenchmarks and DeliverySoak; the
+        // `Collector` trait brings TallyCollector for CollectorBenchmarks and CollectorProfile, whose naive
+        // reference is a bare Hummingbird route.
+        .package(name: "Tally", path: "..", traits: ["Delivery", "Collector"]),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -77,6 +81,15 @@ let package = Package(
             ],
             path: "Sources/ClientProfile"
         ),
+        // The kill -9 soak of TallyDelivery (1,000 kills): `swift run -c release DeliverySoak` (see BENCHMARKS.md).
+        .executableTarget(
+            name: "DeliverySoak",
+            dependencies: [
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyDelivery", package: "Tally"),
+            ],
+            path: "Sources/DeliverySoak"
+        ),
     ]
         + benchmarkTargets.map { name in
             .executableTarget(
@@ -87,7 +100,14 @@ let package = Package(
                     .product(name: "TallyTesting", package: "Tally"),
                     .product(name: "TallyPlan", package: "Tally"),
                     .product(name: "Benchmark", package: "benchmark"),
-                ] + (name == "CollectorBenchmarks" ? ["CollectorLoad", .product(name: "TallyCollector", package: "Tally")] : []),
+                ]
+                    + (name == "DeliveryBenchmarks"
+                        ? [
+                            .product(name: "TallyDelivery", package: "Tally"),
+                            .product(name: "GRDB", package: "GRDB.swift"),
+                        ] : [])
+                    + (name == "CollectorBenchmarks"
+                        ? ["CollectorLoad", .product(name: "TallyCollector", package: "Tally")] : []),
                 path: "Benchmarks/\(name)",
                 plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
             )

@@ -54,12 +54,25 @@ public final class CollectorReader: EventRecorder {
 
     /// Creates a reader. Nothing is read until the first expectation, wait or ``refresh()``.
     ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the reader registers with the test's check, which reads the collector once more when the test ends:
+    /// an event of the session that no expectation accounts for fails the test, reported at the line that
+    /// created the reader.
+    ///
     /// - Parameters:
     ///   - url: the collector.
     ///   - session: the session to read; by default a new unique one, for this test only.
-    public init(url: URL, session: String = "test-\(UUID().uuidString.lowercased())") {
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        url: URL, session: String = "test-\(UUID().uuidString.lowercased())", fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
         self.url = url
         self.session = session
+        registerForExhaustiveCheck(as: "CollectorReader", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The headers a client sends to tag its events with this reader's session.

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 
 #if Collector
@@ -97,4 +98,5 @@ struct CollectCommand: AsyncParsableCommand {
 let collectorCommands: [any ParsableCommand.Type] = [CollectCommand.self]
 #else
 let collectorCommands: [any ParsableCommand.Type] = []
+#endif
 #endif

@@ -1,5 +1,4 @@
 #if Collector
-import CompressNIO
 import HTTPTypes
 import NIOCore
 import Tally
@@ -27,26 +26,14 @@ enum IngestBody {
     }
 
     private static func gunzip(_ body: ByteBuffer, limit: Int) throws(APIError) -> [UInt8] {
-        var input = body
-        let output: ByteBuffer
         do {
-            output = try input.decompress(with: .gzip(), maxSize: limit + 1)
-        } catch let error as CompressNIOError where error == .bufferOverflow {
-            throw tooLargeBody(limit: limit, gzipped: true)
+            return try Gunzip.decompress(Array(body.readableBytesView), limit: limit)
         } catch {
-            throw .badGzip("\(error)")
+            switch error {
+            case .tooLarge: throw tooLargeBody(limit: limit, gzipped: true)
+            case .invalid(let reason): throw .badGzip(reason)
+            }
         }
-        // zlib stops quietly at the end of a truncated stream: the trailer's length (the last 4 bytes, the
-        // size modulo 2^32) says whether everything arrived.
-        let view = body.readableBytesView
-        guard view.count >= 18 else { throw .badGzip("only \(view.count) bytes") }
-        let trailer = view.suffix(4)
-        let expected = trailer.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard expected == UInt32(truncatingIfNeeded: output.readableBytes) else {
-            throw .badGzip("the stream ends early (truncated?)")
-        }
-        if output.readableBytes > limit { throw tooLargeBody(limit: limit, gzipped: true) }
-        return Array(output.readableBytesView)
     }
 
     static func tooLargeBody(limit: Int, gzipped: Bool = false) -> APIError {
