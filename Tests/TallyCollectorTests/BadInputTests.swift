@@ -124,6 +124,10 @@ struct BadInputTests {
                 ).utf8),
             status: .contentTooLarge, code: "too_large", message: "over the limit of 500 KB (512000 bytes)"),
         Case(
+            label: "an invalid escape in properties", route: "/v1/track",
+            body: Array(#"{"event":"A","userId":"u","properties":{"path":"C:\q"}}"#.utf8), status: .badRequest,
+            code: "invalid_json", message: "properties is not valid JSON"),
+        Case(
             label: "a record line that is not a record", route: "/tally/records",
             body: Array(#"{"tally_record":1,"kind":"track","name":"ok"}\#n{"kind":"track"}\#n"#.utf8),
             status: .badRequest,

@@ -91,6 +91,17 @@ struct SegmentIngestTests {
         }
     }
 
+    @Test func propertiesAndContextAreKeptAsSentEscapesIncluded() async throws {
+        try await RouterHarness.run { collector in
+            let body = #"{"event":"Café","userId":"u1","properties": {"name" : "caf\u00e9", "quote": "\"hi\"", "n": 1.50},"context":{"app":{"name":"x"}}}"#
+            #expect(try await collector.post("/v1/track", body).status == .ok)
+            let event = try #require(try await collector.events().first)
+            #expect(event["name"] == "Café")
+            #expect(event["properties"] == ["name": "café", "quote": "\"hi\"", "n": 1.5])
+            #expect(event["context"] == ["app": ["name": "x"]])
+        }
+    }
+
     @Test func aNullAnonymousIdIsFineBesideAUserId() async throws {
         try await RouterHarness.run { collector in
             let (status, _) = try await collector.post("/v1/track", #"{"event":"A","userId":"u1","anonymousId":null}"#)

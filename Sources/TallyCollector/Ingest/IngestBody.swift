@@ -45,67 +45,83 @@ enum IngestBody {
     /// The messages of a Segment request: the `batch` array of `/v1/batch`, or the one message of a single
     /// call.
     ///
+    /// The body is read once to check it is valid JSON (nothing is built), then each message is read where
+    /// it lies (see ``SegmentMessage``).
+    ///
     /// - Parameters:
     ///   - bytes: the decoded body.
     ///   - type: the type a single-call route implies; nil for a batch.
     ///   - context: what the request's messages share.
+    ///   - wantsEvents: whether to build each Tally event, to validate it against a plan.
     /// - Throws: ``APIError``: 400 for invalid JSON or an invalid message (naming it), 413 for a message over
     ///   32 KB or a body over the route's limit.
     static func segmentEvents(
-        _ bytes: [UInt8], type: MessageType?, context: IngestContext
-    ) throws(APIError) -> [(stored: StoredEvent, event: Event)] {
-        let value: PropertyValue
+        _ bytes: [UInt8], type: MessageType?, context: IngestContext, wantsEvents: Bool
+    ) throws(APIError) -> [(stored: StoredEvent, event: Event?)] {
         do {
-            value = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in try JSONReader.read(buffer) }
+            try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+                try JSONReader.readMembers(buffer) { _, reader throws(JSONError) in try reader.skipValue() }
+            }
+        } catch where error.message == "Expected a JSON object" {
+            let actual = (try? PropertyValue(jsonBytes: bytes))?.typeName ?? "nothing"
+            throw APIError(
+                .badRequest, "wrong_type",
+                type == nil
+                    ? "The body must be a JSON object with a batch array, not \(actual)"
+                    : "The body must be a JSON object, not \(actual)")
         } catch {
             throw .invalidJSON(error)
         }
-        guard let type else { return try batchEvents(value, bytes: bytes, context: context) }
-        if bytes.count > maximumMessageBytes {
-            throw .tooLarge(
-                "The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+        return try bytes.withUnsafeBufferPointer { buffer throws(APIError) in
+            let body = JSONSpans.trimmed(buffer)
+            guard let type else { return try batchEvents(buffer, body, context: context, wantsEvents: wantsEvents) }
+            if bytes.count > maximumMessageBytes {
+                throw .tooLarge(
+                    "The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+            }
+            return [try SegmentMessage.read(buffer, body, type: type, index: nil, context: context, wantsEvent: wantsEvents)]
         }
-        var context = context
-        if case .object(let fields) = value, case .string(let key)? = fields["writeKey"] { context.writeKey = key }
-        return [try SegmentMessage.read(value, type: type, index: nil, context: context)]
     }
 
     private static func batchEvents(
-        _ value: PropertyValue, bytes: [UInt8], context: IngestContext
-    ) throws(APIError) -> [(stored: StoredEvent, event: Event)] {
-        guard case .object(let fields) = value else {
-            throw APIError(
-                .badRequest, "wrong_type", "The body must be a JSON object with a batch array, not \(value.typeName)")
+        _ bytes: UnsafeBufferPointer<UInt8>, _ body: Range<Int>, context: IngestContext, wantsEvents: Bool
+    ) throws(APIError) -> [(stored: StoredEvent, event: Event?)] {
+        let members = JSONSpans.members(bytes, body)
+        func member(_ key: String) -> Range<Int>? {
+            members.last { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.key]), as: UTF8.self) == key }?.value
         }
-        guard let batchValue = fields["batch"] else {
-            throw .missingField("batch", index: nil, " (an array of messages)")
+        func value(_ span: Range<Int>) -> PropertyValue {
+            (try? JSONReader.read(UnsafeBufferPointer(rebasing: bytes[span]))) ?? .null
         }
-        guard case .array(let messages) = batchValue else {
-            throw .wrongType("batch", index: nil, expected: "an array", actual: batchValue)
+        guard let batch = member("batch") else { throw .missingField("batch", index: nil, " (an array of messages)") }
+        guard bytes[batch.lowerBound] == UInt8(ascii: "[") else {
+            throw .wrongType("batch", index: nil, expected: "an array", actual: value(batch))
         }
-        if bytes.count > maximumMessageBytes {
-            let lengths = bytes.withUnsafeBufferPointer { BatchSpans.elementLengths(ofArray: "batch", in: $0) }
-            if let index = lengths.firstIndex(where: { $0 > maximumMessageBytes }) {
-                throw .tooLarge(
-                    "batch[\(index)] is \(lengths[index]) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)"
-                )
-            }
+        let messages = JSONSpans.elements(bytes, batch)
+        if let index = messages.firstIndex(where: { $0.count > maximumMessageBytes }) {
+            throw .tooLarge(
+                "batch[\(index)] is \(messages[index].count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
         }
         var context = context
-        switch fields["writeKey"] {
-        case .string(let key)?: context.writeKey = key
-        case nil, .null?: break
-        case let other?: throw .wrongType("writeKey", index: nil, expected: "a string", actual: other)
+        if let span = member("writeKey") {
+            switch value(span) {
+            case .string(let key): context.writeKey = key
+            case .null: break
+            case let other: throw .wrongType("writeKey", index: nil, expected: "a string", actual: other)
+            }
         }
-        switch fields["context"] {
-        case .object(let shared)?: context.batchContext = shared
-        case nil, .null?: break
-        case let other?: throw .wrongType("context", index: nil, expected: "an object", actual: other)
+        if let span = member("context") {
+            switch value(span) {
+            case .object(let shared): context.batchContext = shared
+            case .null: break
+            case let other: throw .wrongType("context", index: nil, expected: "an object", actual: other)
+            }
         }
-        var events: [(stored: StoredEvent, event: Event)] = []
+        var events: [(stored: StoredEvent, event: Event?)] = []
         events.reserveCapacity(messages.count)
         for (index, message) in messages.enumerated() {
-            events.append(try SegmentMessage.read(message, type: nil, index: index, context: context))
+            events.append(
+                try SegmentMessage.read(bytes, message, type: nil, index: index, context: context, wantsEvent: wantsEvents))
         }
         return events
     }

@@ -10,9 +10,9 @@ enum RecordLines {
     /// - Throws: ``APIError`` 400 naming the first line that is not a record, 413 for a line over 32 KB.
     ///   Nothing of the body is stored then.
     static func events(_ bytes: [UInt8], context: IngestContext) throws(APIError) -> [(
-        stored: StoredEvent, event: Event
+        stored: StoredEvent, event: Event?
     )] {
-        var events: [(stored: StoredEvent, event: Event)] = []
+        var events: [(stored: StoredEvent, event: Event?)] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -35,7 +35,7 @@ enum RecordLines {
     }
 
     /// A record as the collector stores it.
-    static func stored(_ record: Record, context: IngestContext) -> (stored: StoredEvent, event: Event) {
+    static func stored(_ record: Record, context: IngestContext) -> (stored: StoredEvent, event: Event?) {
         let envelope = record.envelope
         let event = envelope.event
         let type = MessageType(event.kind)

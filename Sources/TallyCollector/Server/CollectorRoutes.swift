@@ -59,7 +59,8 @@ struct CollectorRoutes: Sendable {
     func ingestSegment(_ request: Request, type: MessageType?) async throws -> Response {
         let limit = type == nil ? IngestBody.maximumBatchBytes : IngestBody.maximumMessageBytes
         let bytes = try await body(of: request, limit: limit)
-        let events = try IngestBody.segmentEvents(bytes, type: type, context: context(of: request))
+        let events = try IngestBody.segmentEvents(
+            bytes, type: type, context: context(of: request), wantsEvents: validator != nil)
         try await keep(events)
         return .json(Array(#"{"success":true}"#.utf8))
     }
@@ -73,11 +74,13 @@ struct CollectorRoutes: Sendable {
     }
 
     /// Validates `events` against the plan, if any, and stores them; returns once they are committed.
-    private func keep(_ events: [(stored: StoredEvent, event: Event)]) async throws {
+    private func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
         if stopping.current { throw APIError.stopping }
         let stored = events.map { pair in
             var stored = pair.stored
-            if let validator { stored.violations = StoredEvent.violationsJSON(validator.validate(pair.event)) }
+            if let validator, let event = pair.event {
+                stored.violations = StoredEvent.violationsJSON(validator.validate(event))
+            }
             return stored
         }
         do {
