@@ -52,7 +52,7 @@ public final class CollectorReader: EventRecorder {
     /// The member of an event's `context` that tags it with a session (it wins over the header).
     public static let sessionContextKey = "tally_session"
 
-    /// Creates a reader. Nothing is read until the first expectation, wait or ``refresh()``.
+    /// Creates a reader. Nothing is read until the first expectation, wait or `refresh()`.
     ///
     /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
     /// the reader registers with the test's check, which reads the collector once more when the test ends:
@@ -100,7 +100,7 @@ public final class CollectorReader: EventRecorder {
 
     /// Reads the events stored since the last read, without blocking a thread.
     ///
-    /// - Throws: ``CollectorReaderError`` as ``refresh()`` does.
+    /// - Throws: ``CollectorReaderError`` as the synchronous `refresh()` does.
     public func refresh() async throws {
         while true {
             let body = try await fetch(request("tally/events", ["after": String(lastId.current), "limit": "10000"]))
