@@ -83,6 +83,7 @@ extension PropertyValue {
         case (.string(let a), .string(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
+        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
         case (.array(let a), .array(let b)):
@@ -141,6 +142,9 @@ extension PropertyValue {
             hasher.combine(value)
         case .double(let value):
             hasher.combine(2 as UInt8)
+            hasher.combine(value)
+        case .bigNumber(let value):
+            hasher.combine(7 as UInt8)
             hasher.combine(value)
         case .bool(let value):
             hasher.combine(3 as UInt8)
