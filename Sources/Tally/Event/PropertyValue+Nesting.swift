@@ -151,6 +151,9 @@ extension PropertyValue {
             hasher.combine(value)
         case .null:
             hasher.combine(4 as UInt8)
+        case .bigNumber(let value):
+            hasher.combine(7 as UInt8)
+            hasher.combine(value)
         case .array(let elements):
             hasher.combine(5 as UInt8)
             hasher.combine(elements.count)
