@@ -143,9 +143,6 @@ extension PropertyValue {
         case .double(let value):
             hasher.combine(2 as UInt8)
             hasher.combine(value)
-        case .bigNumber(let value):
-            hasher.combine(7 as UInt8)
-            hasher.combine(value)
         case .bool(let value):
             hasher.combine(3 as UInt8)
             hasher.combine(value)
