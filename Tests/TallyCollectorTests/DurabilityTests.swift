@@ -8,7 +8,7 @@ import Testing
 /// when it starts again on the same file.
 @Suite(
     "Durability", .timeLimit(.minutes(3)),
-    .enabled(if: CollectorProcess.binary != nil, "the tally executable is not built; run swift build first"))
+    .enabled(if: CollectorProcess.suitesRun, "the tally executable is not built; run swift build first"))
 struct DurabilityTests {
     static let senders = 4
     static let batchSize = 100

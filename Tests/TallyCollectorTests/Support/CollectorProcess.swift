@@ -26,6 +26,12 @@ final class CollectorProcess: @unchecked Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
+    /// Whether the suites that start the binary run: when it is built, and always with `CI=true`, where a
+    /// missing binary fails them instead of skipping them silently.
+    static var suitesRun: Bool {
+        binary != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
     init(_ arguments: [String]) throws {
         guard let binary = Self.binary else { throw CollectorReaderTestError("the tally executable is not built") }
         process.executableURL = binary
