@@ -18,20 +18,32 @@ let package = Package(
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
         // The durable HTTP destination (Segment's tracking API); its sources compile only with the `Delivery` trait.
         .library(name: "TallyDelivery", targets: ["TallyDelivery"]),
+        // The collector server behind `tally collect`; its sources compile only with the `Collector` trait.
+        .library(name: "TallyCollector", targets: ["TallyCollector"]),
     ],
     // Optional parts, off by default: a package that depends on Tally resolves and builds none of their
     // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
     traits: [
         .trait(name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
         .trait(name: "Delivery", description: "TallyDelivery: the durable HTTP destination on SQLite (GRDB)."),
+        .trait(
+            name: "Collector",
+            description: "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        // Only TallyDelivery uses it, behind the `Delivery` trait.
+        // Only TallyDelivery and TallyCollector use it, behind their traits.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // Only TallyCollector uses these, behind the `Collector` trait.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -62,6 +74,7 @@ let package = Package(
                 "Tally",
                 "TallyPlan",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
+                .target(name: "TallyCollector", condition: .when(traits: ["Collector"])),
             ]
         ),
         // The build plugin's tool: `tally gen` without the command line's dependencies.
@@ -138,6 +151,42 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
             ],
             exclude: ["Fixtures"]
+        ),
+
+        // MARK: Collector (the `Collector` trait): `tally collect`, ingest, the SQLite store, the read API
+        // and the live page, and their tests.
+
+        .target(
+            name: "TallyCollector",
+            dependencies: [
+                "Tally",
+                "TallyPlan",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Collector"])),
+            ]
+        ),
+        .testTarget(
+            name: "TallyCollectorTests",
+            dependencies: [
+                "Tally",
+                "TallyTesting",
+                "TallyPlan",
+                "TallyTestSupport",
+                .target(name: "TallyCollector", condition: .when(traits: ["Collector"])),
+                .target(name: "tally", condition: .when(traits: ["Collector"])),
+                .target(name: "CTallyZlib", condition: .when(traits: ["Collector"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Collector"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,7 @@ let benchmarkTargets = [
     "TestingBenchmarks",
     "PlanBenchmarks",
     "DeliveryBenchmarks",
+    "CollectorBenchmarks",
 ]
 
 let package = Package(
@@ -27,9 +28,15 @@ let package = Package(
         .macOS(.v15)
     ],
     dependencies: [
-        // The `Delivery` trait brings TallyDelivery (and GRDB) for DeliveryBenchmarks and DeliverySoak.
-        .package(name: "Tally", path: "..", traits: ["Delivery"]),
+        // The `Delivery` trait brings TallyDelivery (and GRDB) for DeliveryBenchmarks and DeliverySoak; the
+        // `Collector` trait brings TallyCollector for CollectorBenchmarks and CollectorProfile, whose naive
+        // reference is a bare Hummingbird route.
+        .package(name: "Tally", path: "..", traits: ["Delivery", "Collector"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Only the malloc interposer: the default traits also bring the ARC runtime interposer, which
         // crashes on this toolchain (Linux, Swift 6.3). ARC metrics are therefore not used.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -43,6 +50,26 @@ let package = Package(
                 .product(name: "Tally", package: "Tally")
             ],
             path: "Sources/BenchmarkSupport"
+        ),
+        // Load for the collector: a loopback HTTP client, Segment batches, and the naive counting route.
+        .target(
+            name: "CollectorLoad",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/CollectorLoad"
+        ),
+        // The collector at 1,000,000 stored events: resident memory and ingest rate as it fills.
+        .executableTarget(
+            name: "CollectorProfile",
+            dependencies: [
+                "CollectorLoad",
+                .product(name: "TallyCollector", package: "Tally"),
+            ],
+            path: "Sources/CollectorProfile"
         ),
         // `tally validate` beside jsonschema-rs, end to end, and its peak memory at 1M and 4M events
         // (BENCHMARKS.md says how to run it; Scripts/validate_jsonschema_rs.py is the reference).
@@ -98,7 +125,9 @@ let package = Package(
                         ? [
                             .product(name: "TallyDelivery", package: "Tally"),
                             .product(name: "GRDB", package: "GRDB.swift"),
-                        ] : []),
+                        ] : [])
+                    + (name == "CollectorBenchmarks"
+                        ? ["CollectorLoad", .product(name: "TallyCollector", package: "Tally")] : []),
                 path: "Benchmarks/\(name)",
                 plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
             )

@@ -28,58 +28,100 @@ struct Demo: AsyncParsableCommand {
               Menu          MenuItemDetail.ViewModel -> EventLogger -> HippoAnalyticsClient (seed 003)
               PartnerMap    marker taps through the MapViewProvidable facade over a map SDK (seed 004)
 
+            With --collector, every scenario's client also sends its events to a running collector \
+            (`tally collect`), one session per scenario (pipeline, notes, feedback-form, login, menu, \
+            partner-map): open the collector's address in a browser to watch them arrive, and filter by \
+            session.
+
             Examples:
               swift run --package-path Examples demo
               swift run --package-path Examples demo --quiet      # without the console lines
+              swift run --enable-all-traits tally collect --plan Examples/tracking-plan.yaml &
+              swift run --package-path Examples demo --collector http://127.0.0.1:8787
             """
     )
 
     @Flag(name: .shortAndLong, help: "Print only the summaries, not the console destinations' lines.")
     var quiet = false
 
+    @Option(
+        help: "A running collector (tally collect) to send every scenario's events to, such as http://127.0.0.1:8787.")
+    var collector: String?
+
+    func validate() throws {
+        guard let collector else { return }
+        guard let url = URL(string: collector), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("--collector must be an http URL such as http://127.0.0.1:8787, not \(collector)")
+        }
+    }
+
     func run() async throws {
         let output = DemoOutput(quiet: quiet)
+        let collectorURL = collector.flatMap(URL.init(string:))
+        if let collectorURL, let problem = await CollectorCheck.problem(at: collectorURL) {
+            FileHandle.standardError.write(Data("error: \(problem)\n".utf8))
+            throw ExitCode(69)
+        }
         for scenario in Self.scenarios {
             print("== \(scenario.title) ==")
-            for line in await scenario.run(output) { print(line) }
+            let extra =
+                collectorURL.map { [RecordingDestination.collector($0, session: scenario.session, source: "demo")] }
+                ?? []
+            for line in await scenario.run(output, extra) { print(line) }
             print("")
+        }
+        if let collectorURL {
+            print(
+                "Every scenario's events went to \(collectorURL.absoluteString) (one session per scenario): open it in a browser."
+            )
         }
     }
 
     /// One section of the demo.
     struct Scenario: Sendable {
         let title: String
-        let run: @Sendable (DemoOutput) async -> [String]
+        /// The collector session its events are tagged with.
+        let session: String
+        let run: @Sendable (DemoOutput, [any Destination]) async -> [String]
     }
 
     /// The pipeline scenario, then every example scenario in seed order.
     static let scenarios: [Scenario] = [
-        Scenario(title: "Pipeline: processors and three destinations") { await runLoginScenario(output: $0) },
-        Scenario(title: "Notes (seed 000, Examples/Notes): the Google SDK behind an adapter") { _ in
-            await NotesDemo.run()
+        Scenario(title: "Pipeline: processors and three destinations", session: "pipeline") {
+            await runLoginScenario(output: $0, alsoSendingTo: $1)
         },
-        Scenario(title: "FeedbackForm (seed 001, Examples/FeedbackForm): an awkward SDK on the SDKBridge") { _ in
+        Scenario(title: "Notes (seed 000, Examples/Notes): the Google SDK behind an adapter", session: "notes") {
+            await NotesDemo.run(alsoSendingTo: $1)
+        },
+        Scenario(
+            title: "FeedbackForm (seed 001, Examples/FeedbackForm): an awkward SDK on the SDKBridge",
+            session: "feedback-form"
+        ) { _, extra in
             guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else { return ["needs macOS 13 or later"] }
-            return await FeedbackFormDemo.run()
+            return await FeedbackFormDemo.run(alsoSendingTo: extra)
         },
-        Scenario(title: "Login (seed 002, Examples/Login): console analytics") { output in
-            await LoginDemo.run(console: output.console)
+        Scenario(title: "Login (seed 002, Examples/Login): console analytics", session: "login") { output, extra in
+            await LoginDemo.run(console: output.console, alsoSendingTo: extra)
         },
-        Scenario(title: "Menu (seed 003, Examples/Menu): Hippo Analytics behind EventLogger") { _ in
-            await MenuDemo.run()
+        Scenario(title: "Menu (seed 003, Examples/Menu): Hippo Analytics behind EventLogger", session: "menu") {
+            await MenuDemo.run(alsoSendingTo: $1)
         },
-        Scenario(title: "PartnerMap (seed 004, Examples/PartnerMap): marker taps through a map facade") { _ in
-            await PartnerMapDemo.run()
+        Scenario(
+            title: "PartnerMap (seed 004, Examples/PartnerMap): marker taps through a map facade",
+            session: "partner-map"
+        ) {
+            await PartnerMapDemo.run(alsoSendingTo: $1)
         },
     ]
 
     /// Runs the scenario and returns the summary lines. Console lines go to `output` as they are delivered.
-    static func runLoginScenario(output: DemoOutput) async -> [String] {
+    static func runLoginScenario(output: DemoOutput, alsoSendingTo extra: [any Destination] = []) async -> [String] {
         let firebase = SimulatedFirebaseSDK()
         let memory = KeptEvents()
         let analytics = AnalyticsClient(
             processors: [.superProperties(["app_version": "1.0.0"]), .redact(keys: ["email"])],
             destinations: [ConsoleDestination(write: output.console), FirebaseDestination(adapter: firebase), memory]
+                + extra
         )
 
         analytics.screen("Login")
@@ -150,6 +192,8 @@ final class SimulatedFirebaseSDK: FirebaseAnalyticsAdapter, @unchecked Sendable 
     }
 
     func setUserProperty(_ value: String?, forName name: String) {
-        lock.withLock { recorded.append("setUserProperty(\(value.map { "\"\($0)\"" } ?? "nil"), forName: \"\(name)\")") }
+        lock.withLock {
+            recorded.append("setUserProperty(\(value.map { "\"\($0)\"" } ?? "nil"), forName: \"\(name)\")")
+        }
     }
 }

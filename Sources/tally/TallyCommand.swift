@@ -31,7 +31,7 @@ struct TallyCommand: AsyncParsableCommand {
             GenCommand.self,
             ValidateCommand.self,
             CoverageCommand.self,
-        ]
+        ] + collectorCommands  // `collect`, with the Collector trait (CollectCommand.swift)
     )
 
     /// Runs the command line, writing every message with plain `write` calls, so a full or closed standard

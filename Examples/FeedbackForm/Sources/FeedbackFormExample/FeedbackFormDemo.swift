@@ -8,12 +8,13 @@ import Tally
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public enum FeedbackFormDemo {
     /// Runs the scenario and returns the report, one line each. Touches `ThirdParty`'s static delegate:
-    /// run it while nothing else loads feedback forms.
-    public static func run() async -> [String] {
+    /// run it while nothing else loads feedback forms. `extra` destinations (the demo's `--collector`)
+    /// receive every event too.
+    public static func run(alsoSendingTo extra: [any Destination] = []) async -> [String] {
         let sdkCalls = DemoLines()
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
-        let analytics = AnalyticsClient(destinations: [tracked])
+        let analytics = AnalyticsClient(destinations: [tracked] + extra)
         let loadFeedback: @Sendable (String) -> Void = { id in
             sdkCalls.append("ThirdParty.loadFeedbackForm(\"\(id)\")")
             ThirdParty.loadFeedbackForm(id)

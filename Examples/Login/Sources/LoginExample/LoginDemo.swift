@@ -5,15 +5,17 @@ import Tally
 /// console destination prints each event as the article's `ConsoleAnalytics` does.
 public enum LoginDemo {
     /// Runs the scenario and returns the report, one line each. Console lines go to `console` as they are
-    /// delivered.
-    public static func run(console: @escaping @Sendable (String) -> Void) async -> [String] {
+    /// delivered; `extra` destinations (the demo's `--collector`) receive every event too.
+    public static func run(
+        console: @escaping @Sendable (String) -> Void, alsoSendingTo extra: [any Destination] = []
+    ) async -> [String] {
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
         let printed = ConsoleLines(forwardingTo: console)
         let app: LoginApp
         do {
             // An empty environment: the demo never records, whatever the shell says.
-            app = try LoginApp(console: printed.append, environment: [:], arguments: [], destinations: [tracked])
+            app = try LoginApp(console: printed.append, environment: [:], arguments: [], destinations: [tracked] + extra)
         } catch {
             return ["could not start the login app: \(error)"]
         }

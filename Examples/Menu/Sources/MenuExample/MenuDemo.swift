@@ -5,15 +5,16 @@ import Tally
 /// The Menu scenario for the examples' demo (`swift run --package-path Examples demo`): the detail screen of a pizza appears, the user adds it to the
 /// order, then removes it; ``EventLogger`` sends what was logged to the simulated Hippo Analytics client.
 public enum MenuDemo {
-    /// Runs the scenario and returns the report, one line each.
-    public static func run() async -> [String] {
+    /// Runs the scenario and returns the report, one line each. `extra` destinations (the demo's
+    /// `--collector`) receive every event too.
+    public static func run(alsoSendingTo extra: [any Destination] = []) async -> [String] {
         let hippoLog = DemoLines()
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
         let analytics = AnalyticsClient(destinations: [
             EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: "abcd", debugLog: hippoLog.append)),
             tracked,
-        ])
+        ] + extra)
         let pizza = MenuItem(name: "Margherita", price: 9.5)
         let viewModel = MenuItemDetail.ViewModel(
             item: pizza, orderController: OrderController(), eventLogging: analytics)

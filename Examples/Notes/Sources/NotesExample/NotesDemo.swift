@@ -7,8 +7,9 @@ import Tally
 /// by the app's container sends a screen, a new note and a search through ``GoogleAnalyticsService`` to the
 /// simulated Google SDK and Firebase, and the demo reports what was tracked and what each SDK received.
 public enum NotesDemo {
-    /// Runs the scenario and returns the report, one line each.
-    public static func run() async -> [String] {
+    /// Runs the scenario and returns the report, one line each. `extra` destinations (the demo's
+    /// `--collector`) receive every event too.
+    public static func run(alsoSendingTo extra: [any Destination] = []) async -> [String] {
         let sdkLog = DemoLines()
         let firebaseLog = DemoLines()
         Analytics.debugLog = firebaseLog.append
@@ -21,7 +22,7 @@ public enum NotesDemo {
                     apiKey: NotesApp.Configuration.Google.apiKey,
                     clientSecret: NotesApp.Configuration.Google.clientSecret, debugLog: sdkLog.append)
             },
-            destinations: [tracked])
+            destinations: [tracked] + extra)
 
         let list = app.makeNotesList()
         list.onAppear()

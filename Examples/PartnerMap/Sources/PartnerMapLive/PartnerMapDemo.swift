@@ -7,13 +7,14 @@ import Tally
 /// user taps two partners' markers (one twice); the demo reports what was tracked and what the map SDK
 /// holds and told its delegate.
 public enum PartnerMapDemo {
-    /// Runs the scenario and returns the report, one line each.
+    /// Runs the scenario and returns the report, one line each. `extra` destinations (the demo's
+    /// `--collector`) receive every event too.
     @MainActor
-    public static func run() async -> [String] {
+    public static func run(alsoSendingTo extra: [any Destination] = []) async -> [String] {
         MapServices.provideAPIKey("partner-map-demo-key")
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
-        let analytics = AnalyticsClient(destinations: [tracked])
+        let analytics = AnalyticsClient(destinations: [tracked] + extra)
         let screen: PartnerMapViewModel
         do {
             screen = try PartnerMapViewModel.live(partners: Partner.samples, analytics: analytics)

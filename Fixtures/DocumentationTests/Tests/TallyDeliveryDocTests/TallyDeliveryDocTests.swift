@@ -31,7 +31,7 @@ func landingPageExample(applicationSupport: URL) {
 
     let collector =
         HTTPDestination.Configuration(
-            endpoint: URL(string: "http://127.0.0.1:8080/v1/batch")!, writeKey: "local", database: queueFile)
+            endpoint: URL(string: "http://127.0.0.1:8787/v1/batch")!, writeKey: "local", database: queueFile)
 
     #expect(segment.endpoint.host == "api.segment.io")
     #expect(rudderStack.writeKey == "RUDDERSTACK_WRITE_KEY")

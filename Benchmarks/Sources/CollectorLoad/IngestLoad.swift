@@ -1,0 +1,61 @@
+import Foundation
+
+/// Posts Segment batches to a server on loopback from several connections at once, each on its own thread,
+/// and returns when every batch is acknowledged.
+///
+/// Batch numbers never repeat within a process, so every event a run posts is new to the collector.
+public final class IngestLoad: @unchecked Sendable {
+    // `clients` and `batches` are set up once and each index is used by one thread at a time.
+    private let connections: Int
+    private let clients: [LoopbackClient]
+    private var batches: [SegmentBatches]
+    private let next = NSLock()
+    private var nextNumber = 0
+
+    /// Opens `connections` keep-alive connections to 127.0.0.1:`port`.
+    public init(port: Int, connections: Int = 4, path: String = "/v1/batch") {
+        self.connections = connections
+        clients = (0..<connections).map { _ in LoopbackClient(port: port) }
+        batches = (0..<connections).map { _ in SegmentBatches(path: path) }
+    }
+
+    /// Posts `count` batches spread over the connections.
+    ///
+    /// - Returns: how many were answered with something other than 200 (0 when all went in).
+    @discardableResult
+    public func post(batches count: Int) -> Int {
+        let first = next.withLock {
+            defer { nextNumber += count }
+            return nextNumber
+        }
+        let failures = Failures()
+        let group = DispatchGroup()
+        for connection in 0..<connections {
+            group.enter()
+            let thread = Thread { [self] in
+                var number = first + connection
+                var local = 0
+                while number < first + count {
+                    let request = batches[connection].request(number)
+                    if clients[connection].send(request).status != 200 { local += 1 }
+                    number += connections
+                }
+                failures.add(local)
+                group.leave()
+            }
+            thread.start()
+        }
+        group.wait()
+        return failures.count
+    }
+}
+
+/// A count added to from several threads.
+private final class Failures: @unchecked Sendable {
+    // `total` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var total = 0
+
+    func add(_ count: Int) { lock.withLock { total += count } }
+    var count: Int { lock.withLock { total } }
+}

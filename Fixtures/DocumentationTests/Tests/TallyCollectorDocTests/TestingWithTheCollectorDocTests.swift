@@ -1,0 +1,38 @@
+import Foundation
+import Tally
+import TallyCollector
+import TallyTesting
+import Testing
+
+// "Testing with the collector".
+
+/// The app's destinations, with the collector's when the UI test set TALLY_COLLECTOR. Compiled, not run.
+func appDestinations() throws -> [any Destination] {
+    var destinations: [any Destination] = []
+    if let collector = try RecordingDestination.collectorFromEnvironment() { destinations.append(collector) }
+    return destinations
+}
+
+/// A UI test's body against a running collector. Compiled, not run: XCUIApplication is a stand-in here.
+func uiTestAgainstARunningCollector() async {
+    let events = CollectorReader(url: URL(string: "http://127.0.0.1:8787")!)
+    let app = XCUIApplication()
+    app.launchEnvironment["TALLY_COLLECTOR"] = events.url.absoluteString
+    app.launchEnvironment["TALLY_SESSION"] = events.session
+    app.launch()
+
+    app.buttons["Log in"].tap()
+    await events.waitForEvent(.named("login_tapped"), timeout: .seconds(10))
+    events.expectTracked(.named("login_tapped", containing: ["action": "tap"]))
+    events.expectNothingElse()
+}
+
+@Test func checkoutSendsOrderCompleted() async throws {
+    let collector = try await Collector.start()
+    let events = CollectorReader(url: collector.url)
+    try await runCheckoutAgainst(collector.url, session: events.session)
+    await events.waitForEvent(.named("Order Completed"))
+    events.expectTracked(.named("Order Completed"))
+    events.expectNothingElse()
+    await collector.stop()
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Tally
+import TallyCollector
+import TallyTesting
+import Testing
+
+// TallyTesting's "Testing your analytics", its collector section. Compiled, not run: the app is a stand-in.
+func uiTestWithACollectorURL(_ collectorURL: URL) async {
+    let app = XCUIApplication()
+    let events = CollectorReader(url: collectorURL)               // a fresh session
+    app.launchEnvironment["TALLY_COLLECTOR"] = collectorURL.absoluteString
+    app.launchEnvironment["TALLY_SESSION"] = events.session
+    app.launch()
+
+    app.buttons["Log in"].tap()
+    await events.waitForEvent(.named("login_tapped"))             // answered when the insert commits
+    events.expectTracked(.named("login_tapped", containing: ["action": "tap"]))
+    events.expectNothingElse()
+}
+
+@Test func embeddedCollectorOnAFreePort() async throws {
+    let collector = try await Collector.start()
+    defer { Task { await collector.stop() } }
+    let events = CollectorReader(url: collector.url)
+    events.expectNothingElse()
+}

@@ -1,0 +1,89 @@
+#if Collector
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Tally
+
+/// A request the collector refuses, and the JSON it answers with.
+///
+/// Every client mistake is a 4xx with a body that says what was wrong, in the shape Segment's own
+/// libraries log: `{"success": false, "code": "invalid_json", "message": "..."}`. Clients retry 5xx for
+/// hours, so only the collector's own trouble (storage failing, shutting down) is ever a 5xx.
+struct APIError: Error, Sendable, Equatable {
+    /// The HTTP status.
+    var status: HTTPResponse.Status
+    /// A stable, machine-readable code, such as `invalid_json`.
+    var code: String
+    /// What was wrong, for a person.
+    var message: String
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    /// The JSON body.
+    var body: [UInt8] {
+        var writer = JSONWriter()
+        writer.writeRaw(#"{"success":false,"code":"#)
+        writer.writeString(code)
+        writer.writeRaw(#","message":"#)
+        writer.writeString(message)
+        writer.writeRaw("}")
+        return writer.bytes
+    }
+
+    var response: Response { .json(body, status: status) }
+}
+
+extension APIError {
+    static func invalidJSON(_ error: JSONError, in what: String = "The body") -> APIError {
+        APIError(.badRequest, "invalid_json", "\(what) is not valid JSON: \(error.message) at byte \(error.offset)")
+    }
+
+    static func badGzip(_ detail: String) -> APIError {
+        APIError(
+            .badRequest, "invalid_gzip", "The body is marked Content-Encoding: gzip but is not valid gzip: \(detail)")
+    }
+
+    static func missingField(_ field: String, index: Int?, _ detail: String = "") -> APIError {
+        APIError(.badRequest, "missing_field", "\(position(index))\(field) is required\(detail)")
+    }
+
+    static func wrongType(_ field: String, index: Int?, expected: String, actual: PropertyValue) -> APIError {
+        APIError(.badRequest, "wrong_type", "\(position(index))\(field) must be \(expected), not \(actual.typeName)")
+    }
+
+    static func tooLarge(_ message: String) -> APIError {
+        APIError(.contentTooLarge, "too_large", message)
+    }
+
+    static func badParameter(_ name: String, _ detail: String) -> APIError {
+        APIError(.badRequest, "bad_parameter", "Query parameter \(name): \(detail)")
+    }
+
+    static let unsupportedEncoding = APIError(
+        .unsupportedMediaType, "unsupported_encoding", "Content-Encoding must be gzip or absent")
+
+    static let stopping = APIError(.serviceUnavailable, "stopping", "The collector is stopping")
+
+    static func storage(_ error: any Error) -> APIError {
+        APIError(.serviceUnavailable, "storage_failed", "The collector could not store the events: \(error)")
+    }
+
+    /// `batch[3]: ` for a message of a batch, nothing for a single call.
+    private static func position(_ index: Int?) -> String {
+        index.map { "batch[\($0)]: " } ?? ""
+    }
+}
+
+extension Response {
+    /// A JSON response from encoded bytes.
+    static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+#endif

@@ -1,0 +1,143 @@
+#if Collector
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import Tally
+import TallyPlan
+
+/// The collector's HTTP API: what each route does with a request. ``router()`` puts them together.
+struct CollectorRoutes: Sendable {
+    let store: EventStore
+    let waits: WaitList
+    let feed: LiveFeed
+    let plan: TrackingPlan?
+    let validator: PlanValidator?
+    /// Set when the collector starts stopping: writes and new waits are refused with 503.
+    let stopping: Locked<Bool>
+    /// Where the collector's tasks run.
+    let tasks: CollectorTasks
+
+    /// The header a test tags the events of a request with.
+    static let sessionHeader = HTTPField.Name("Tally-Session")!
+    /// The header a browser's `EventSource` reconnects with.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+
+    /// Every route, with JSON errors and CORS for browsers on other origins.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: JSONErrorMiddleware())
+        router.add(
+            middleware: CORSMiddleware(
+                allowOrigin: .all,
+                allowHeaders: [.accept, .authorization, .contentType, .contentEncoding, Self.sessionHeader],
+                allowMethods: [.get, .post, .delete, .options]))
+        // Segment's paths, and the short ones its newer libraries use (analytics-swift posts to /v1/b,
+        // analytics.js to /v1/t, /v1/p…).
+        for path in ["/v1/batch", "/v1/import", "/v1/b"] {
+            router.post(RouterPath(path)) { request, _ in try await self.ingestSegment(request, type: nil) }
+        }
+        for type in MessageType.allCases {
+            for path in ["/v1/\(type.rawValue)", "/v1/\(type.shortPath)"] {
+                router.post(RouterPath(path)) { request, _ in try await self.ingestSegment(request, type: type) }
+            }
+        }
+        router.post("/tally/records") { request, _ in try await self.ingestRecords(request) }
+        router.get("/tally/events") { request, _ in try await self.events(request) }
+        router.get("/tally/events/wait") { request, _ in try await self.wait(request) }
+        router.delete("/tally/events") { request, _ in try await self.delete(request) }
+        router.get("/tally/coverage") { request, _ in try await self.coverage(request) }
+        router.get("/tally/status") { _, _ in try await self.status() }
+        router.get("/tally/stream") { request, _ in try await self.stream(request) }
+        router.get("/") { _, _ in LivePage.response }
+        return router
+    }
+
+    // MARK: Writing
+
+    /// `POST /v1/batch`, `/v1/import`, `/v1/track`…: Segment's tracking API.
+    func ingestSegment(_ request: Request, type: MessageType?) async throws -> Response {
+        let limit = type == nil ? IngestBody.maximumBatchBytes : IngestBody.maximumMessageBytes
+        let bytes = try await body(of: request, limit: limit)
+        let events = try IngestBody.segmentEvents(
+            bytes, type: type, context: context(of: request), wantsEvents: validator != nil)
+        try await keep(events)
+        return .json(Array(#"{"success":true}"#.utf8))
+    }
+
+    /// `POST /tally/records`: Tally records, JSON Lines.
+    func ingestRecords(_ request: Request) async throws -> Response {
+        let bytes = try await body(of: request, limit: IngestBody.maximumBatchBytes)
+        let events = try RecordLines.events(bytes, context: context(of: request))
+        try await keep(events)
+        return .json(Array(#"{"success":true}"#.utf8))
+    }
+
+    /// Validates `events` against the plan, if any, and stores them; returns once they are committed.
+    private func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
+        if stopping.current { throw APIError.stopping }
+        let stored = events.map { pair in
+            var stored = pair.stored
+            if let validator, let event = pair.event {
+                stored.violations = StoredEvent.violationsJSON(validator.validate(event))
+            }
+            return stored
+        }
+        do {
+            _ = try await store.insert(stored)
+        } catch {
+            throw APIError.storage(error)
+        }
+    }
+
+    /// The body, decompressed, within `limit` bytes (compressed and decompressed).
+    private func body(of request: Request, limit: Int) async throws -> [UInt8] {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw IngestBody.tooLargeBody(limit: limit)
+        }
+        return try IngestBody.decode(buffer, contentEncoding: request.headers[.contentEncoding], limit: limit)
+    }
+
+    private func context(of request: Request) -> IngestContext {
+        IngestContext(
+            receivedAt: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()),
+            session: request.headers[Self.sessionHeader] ?? "",
+            writeKey: request.headers[.authorization].flatMap(Self.basicUser))
+    }
+
+    /// The user name of a Basic authorization: Segment's write key. Nil for anything else.
+    static func basicUser(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "basic", let data = Data(base64Encoded: String(parts[1]))
+        else {
+            return nil
+        }
+        let credentials = String(decoding: data, as: UTF8.self)
+        return String(credentials.prefix { $0 != ":" })
+    }
+}
+
+/// Answers every error as JSON: the collector's own ``APIError``s, and Hummingbird's (an unknown route, a
+/// wrong method) with their status.
+struct JSONErrorMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(
+        _ request: Request, context: BasicRequestContext, next: (Request, BasicRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return error.response
+        } catch let error as HTTPError {
+            let message =
+                error.status == .notFound
+                ? "No route for \(request.method) \(request.uri.path)" : error.body ?? error.status.reasonPhrase
+            return APIError(error.status, error.status == .notFound ? "not_found" : "http_error", message).response
+        }
+    }
+}
+#endif

@@ -1,0 +1,237 @@
+import Foundation
+import Tally
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The events a collector (`tally collect`, or `Collector` from TallyCollector) stored for one session,
+/// with the same expectations as ``AnalyticsSpy``, and waits that the collector answers the moment a
+/// matching event is stored.
+///
+/// Point the app, or any Segment-compatible client, at the collector and tag its events with the reader's
+/// ``session``: the `Tally-Session` header, or `context.tally_session` in each event. Parallel tests use
+/// different sessions and never see each other's events.
+///
+/// ```swift
+/// let events = CollectorReader(url: URL(string: "http://127.0.0.1:8787")!)
+/// app.launchEnvironment["ANALYTICS_HOST"] = events.url.absoluteString
+/// app.launchEnvironment["TALLY_SESSION"] = events.session
+/// app.launch()
+/// app.buttons["Log in"].tap()
+/// await events.waitForEvent(.named("login_tapped"))
+/// events.expectTracked(.named("login_tapped", containing: ["action": "tap"]))
+/// events.expectNothingElse()
+/// ```
+///
+/// Expectations first read what the collector stored since the last read. ``waitForEvent(_:timeout:clock:fileID:filePath:line:column:)``
+/// and ``waitForCount(_:of:timeout:clock:fileID:filePath:line:column:)`` hold a long-poll open on the
+/// collector (`GET /tally/events/wait`), which the collector answers when the insert that brings new
+/// events commits: neither side polls.
+///
+/// The reader talks HTTP with URLSession only; it does not need TallyCollector or its packages.
+public final class CollectorReader: EventRecorder {
+    /// The collector, such as `http://127.0.0.1:8787`.
+    public let url: URL
+    /// The session whose events this reader sees.
+    public let session: String
+    /// Everything read so far.
+    public let log = EventLog()
+    /// The id of the last event read: the next read asks only for later ones.
+    private let lastId = Locked<Int64>(0)
+    /// One session for every reader: a reader may be released on URLSession's own queue, where invalidating
+    /// a session of its own would deadlock.
+    private static let transport: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The header that tags a request's events with a session.
+    public static let sessionHeader = "Tally-Session"
+    /// The member of an event's `context` that tags it with a session (it wins over the header).
+    public static let sessionContextKey = "tally_session"
+
+    /// Creates a reader. Nothing is read until the first expectation, wait or `refresh()`.
+    ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the reader registers with the test's check, which reads the collector once more when the test ends:
+    /// an event of the session that no expectation accounts for fails the test, reported at the line that
+    /// created the reader.
+    ///
+    /// - Parameters:
+    ///   - url: the collector.
+    ///   - session: the session to read; by default a new unique one, for this test only.
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        url: URL, session: String = "test-\(UUID().uuidString.lowercased())", fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        self.url = url
+        self.session = session
+        registerForExhaustiveCheck(as: "CollectorReader", fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The headers a client sends to tag its events with this reader's session.
+    public var headers: [String: String] { [Self.sessionHeader: session] }
+
+    /// The `context` members that tag an event with this reader's session, for clients that cannot set
+    /// headers (most Segment libraries).
+    public var context: [String: PropertyValue] { [Self.sessionContextKey: .string(session)] }
+
+    /// Reads the events stored since the last read.
+    ///
+    /// - Throws: ``CollectorReaderError`` when the collector cannot be reached or answers with an error;
+    ///   what was read before is kept.
+    public func refresh() throws {
+        while true {
+            let body = try Self.synchronously { completion in
+                self.send(
+                    self.request("tally/events", ["after": String(self.lastId.current), "limit": "10000"]), completion)
+            }
+            let page = try Self.events(in: body)
+            append(page.events)
+            if !page.more { return }
+        }
+    }
+
+    /// Reads the events stored since the last read, without blocking a thread.
+    ///
+    /// - Throws: ``CollectorReaderError`` as the synchronous `refresh()` does.
+    public func refresh() async throws {
+        while true {
+            let body = try await fetch(request("tally/events", ["after": String(lastId.current), "limit": "10000"]))
+            let page = try Self.events(in: body)
+            append(page.events)
+            if !page.more { return }
+        }
+    }
+
+    /// Deletes this session's events from the collector and forgets what was read, so a test can start
+    /// over.
+    ///
+    /// - Throws: ``CollectorReaderError`` when the collector cannot be reached or refuses.
+    public func deleteEvents() async throws {
+        var request = request("tally/events", [:])
+        request.httpMethod = "DELETE"
+        _ = try await fetch(request)
+        log.clear()
+    }
+
+    // MARK: Waiting without polling
+
+    /// Holds long-polls open until cancelled, appending what each brings: `GET /tally/events/wait` for
+    /// one event of the session after the last one read, which the collector answers when one is
+    /// committed (or after `timeout`, 408, and the next long-poll starts).
+    func follow(timeout: Duration) async {
+        let milliseconds = max(
+            1,
+            min(
+                600_000, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+            ))
+        while !Task.isCancelled {
+            var request = request(
+                "tally/events/wait", ["after": String(lastId.current), "count": "1", "timeout": String(milliseconds)])
+            request.timeoutInterval = TimeInterval(milliseconds) / 1000 + 30
+            do {
+                let body = try await fetch(request, accepting: [200, 408])
+                append(try Self.events(in: body).events)
+            } catch {
+                // A collector that cannot be reached ends the following; the wait then times out, and its
+                // final read reports why.
+                return
+            }
+        }
+    }
+
+    /// Appends events past the last id read, so a read and a long-poll that overlap add nothing twice.
+    private func append(_ events: [(id: Int64, envelope: Envelope)]) {
+        lastId.withLock { lastId in
+            let fresh = events.filter { $0.id > lastId }
+            guard let last = fresh.last else { return }
+            lastId = last.id
+            log.append(contentsOf: fresh.map(\.envelope))
+        }
+    }
+
+    // MARK: HTTP
+
+    private func request(_ path: String, _ parameters: [String: String]) -> URLRequest {
+        var components = URLComponents(url: url.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        components.queryItems =
+            [URLQueryItem(name: "session", value: session)]
+            + parameters.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        return URLRequest(url: components.url!)
+    }
+
+    private func send(
+        _ request: URLRequest, accepting statuses: Set<Int> = [200],
+        _ completion: @escaping @Sendable (Result<Data, CollectorReaderError>) -> Void
+    ) -> URLSessionDataTask {
+        let collector = url.absoluteString
+        let task = Self.transport.dataTask(with: request) { data, response, error in
+            if let error {
+                completion(
+                    .failure(
+                        CollectorReaderError(
+                            "Cannot reach the collector at \(collector): \(error.localizedDescription)")))
+                return
+            }
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let body = data ?? Data()
+            guard statuses.contains(status) else {
+                completion(
+                    .failure(
+                        CollectorReaderError(
+                            "The collector answered \(status) to \(request.httpMethod ?? "GET") \(request.url?.path ?? ""): \(String(decoding: body.prefix(500), as: UTF8.self))"
+                        )))
+                return
+            }
+            completion(.success(body))
+        }
+        task.resume()
+        return task
+    }
+
+    private func fetch(_ request: URLRequest, accepting statuses: Set<Int> = [200]) async throws -> Data {
+        let task = Locked<URLSessionDataTask?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data, any Error>) in
+                let started = send(request, accepting: statuses) { continuation.resume(with: $0) }
+                let cancelled = task.withLock { task -> Bool in
+                    task = started
+                    return Task.isCancelled
+                }
+                if cancelled { started.cancel() }
+            }
+        } onCancel: {
+            task.withLock { $0?.cancel() }
+        }
+    }
+
+    /// Runs an asynchronous request and blocks the calling thread until it answers: for the synchronous
+    /// expectations, which read before they check.
+    private static func synchronously(
+        _ start: (@escaping @Sendable (Result<Data, CollectorReaderError>) -> Void) -> URLSessionDataTask
+    ) throws -> Data {
+        let semaphore = DispatchSemaphore(value: 0)
+        let result = Locked<Result<Data, CollectorReaderError>?>(nil)
+        _ = start { outcome in
+            result.withLock { $0 = outcome }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try result.current!.get()
+    }
+}
+
+/// The collector could not be reached, or answered with an error.
+public struct CollectorReaderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    init(_ description: String) { self.description = description }
+}
