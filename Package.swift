@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -16,6 +17,13 @@ let package = Package(
         .library(name: "TallyPlan", targets: ["TallyPlan"]),
         .executable(name: "tally", targets: ["tally"]),
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
+        // `@Spy`: its macro exists only with the `SpyMacro` trait (see the trait below).
+        .library(name: "TallySpy", targets: ["TallySpy"]),
+    ],
+    traits: [
+        // `@Spy`, the generated spy: the only part that needs swift-syntax. Off by default, so a package that
+        // doesn't enable it never fetches or builds swift-syntax.
+        .trait(name: "SpyMacro", description: "The @Spy macro in TallySpy (builds swift-syntax)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -24,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Only the Notes example uses it, for the article's dependency-injection container.
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        // Only with the SpyMacro trait: the @Spy macro and its expansion tests.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
+        .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     ],
     targets: [
         // The core: Foundation only.
@@ -99,6 +110,46 @@ let package = Package(
                 "TallyTesting",
                 "TallyTestSupport",
                 "TallyPlan",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+
+        // MARK: @Spy (the SpyMacro trait): declarations and runtime, the compiler plugin, and their tests.
+
+        .target(
+            name: "TallySpy",
+            dependencies: [
+                "Tally",
+                "TallyTesting",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                .target(name: "TallySpyMacros", condition: .when(traits: ["SpyMacro"])),
+            ]
+        ),
+        .macro(
+            name: "TallySpyMacros",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+            ]
+        ),
+        .testTarget(
+            name: "TallySpyMacrosTests",
+            dependencies: [
+                .target(name: "TallySpyMacros", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "MacroTesting", package: "swift-macro-testing", condition: .when(traits: ["SpyMacro"])),
+            ]
+        ),
+        .testTarget(
+            name: "TallySpyTests",
+            dependencies: [
+                "Tally",
+                "TallySpy",
+                "TallyTesting",
+                "TallyTestSupport",
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),

@@ -105,6 +105,9 @@ public final class CallRecorder: Sendable {
         /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
         var verified: [Bool] = []
         var stubs: [String: Stub] = [:]
+        /// Called after each change with the new count (see `watch(_:)`); empty unless something waits.
+        var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
+        var nextWatcher: UInt64 = 0
     }
 
     let state = Locked(State())
@@ -191,10 +194,12 @@ public final class CallRecorder: Sendable {
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the mode
     /// stay.
     public func clear() {
-        state.withLock { state in
+        let watchers = state.withLock { state in
             state.calls.removeAll()
             state.verified.removeAll()
+            return state.watchers
         }
+        notify(watchers, count: 0)
     }
 
     /// Appends a call and returns it with the method's stub, or nil for the stand-in (which reports).
@@ -205,12 +210,54 @@ public final class CallRecorder: Sendable {
             report(Self.noCurrentRecorderMessage(call), at: location)
             return nil
         }
-        return state.withLock { state in
+        let (call, stub, watchers, count) = state.withLock { state in
             let call = Call(method: method, arguments: converted, order: OrderCounter.next())
             state.calls.append(call)
             state.verified.append(false)
-            return (call, state.stubs.isEmpty ? nil : state.stubs[method])
+            return (
+                call, state.stubs.isEmpty ? nil : state.stubs[method], state.watchers.isEmpty ? nil : state.watchers,
+                state.calls.count
+            )
         }
+        if let watchers { notify(watchers, count: count) }
+        return (call, stub)
+    }
+
+    /// Records a call and returns it, for TallySpy, whose generated spies answer from their own stubs: the
+    /// recorder's stubs are not consulted. Nil for the ``current`` stand-in, which reports the call instead.
+    package func recordCall(
+        _ method: String, arguments: [Any?], fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) -> Call? {
+        append(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))?.0
+    }
+
+    /// The calls recorded from `index` on, for a waiter that counts new calls only.
+    package func calls(from index: Int) -> [Call] {
+        state.withLock { Array($0.calls[min(max(0, index), $0.calls.count)...]) }
+    }
+
+    /// Calls `watcher` with the new count after every change (a call recorded, or ``clear()``), from the
+    /// changing thread and outside the lock, until it returns true. It is also called once right away.
+    ///
+    /// - Returns: a token for ``unwatch(_:)``.
+    @discardableResult
+    package func watch(_ watcher: @escaping @Sendable (Int) -> Bool) -> UInt64 {
+        let (token, count) = state.withLock { state in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = watcher
+            return (state.nextWatcher, state.calls.count)
+        }
+        if watcher(count) { unwatch(token) }
+        return token
+    }
+
+    /// Stops calling a watcher.
+    package func unwatch(_ token: UInt64) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+    }
+
+    private func notify(_ watchers: [UInt64: @Sendable (Int) -> Bool], count: Int) {
+        for (token, watcher) in watchers where watcher(count) { unwatch(token) }
     }
 
     func report(_ message: String, at location: Location) {
