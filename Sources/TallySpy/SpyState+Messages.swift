@@ -71,7 +71,7 @@ extension SpyState {
         _ call: CallRecorder.Call, value: Any, returnType: Any.Type, stub: Stub
     ) -> String {
         """
-        The stub for \(stub.pattern) answered \(typeName(type(of: value))), but \(call.method) returns \
+        The stub for \(stub.pattern) answered \(typeName(of: value)), but \(call.method) returns \
         \(typeName(returnType)): returned the default instead.
 
         Call: \(call)
@@ -117,9 +117,50 @@ extension SpyState {
             """
     }
 
-    /// `User`, `[String : Int]`, `Optional<User>`: the type as Swift names it, without its module.
+    /// `User`, `[String: Int]`, `User?`: the type as Swift writes it, without its module.
     static func typeName(_ type: Any.Type) -> String {
-        String(describing: type)
+        sugared(String(describing: type))
+    }
+
+    /// The dynamic type of `value`, looking through the optional a stub's value is stored in: `nil` for
+    /// nil.
+    static func typeName(of value: Any) -> String {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return typeName(type(of: value)) }
+        guard let wrapped = mirror.children.first?.value else { return "nil" }
+        return typeName(of: wrapped)
+    }
+
+    /// `Optional<Array<User>>` -> `[User]?`, `Dictionary<String, Int>` -> `[String: Int]`.
+    static func sugared(_ name: String) -> String {
+        guard let open = name.firstIndex(of: "<"), name.last == ">" else { return name }
+        let base = name[..<open]
+        let inner = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        var arguments: [String] = []
+        var depth = 0
+        var current = ""
+        for character in inner {
+            switch character {
+            case "<": depth += 1
+            case ">": depth -= 1
+            case "," where depth == 0:
+                arguments.append(current.trimmingSpaces())
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        arguments.append(current.trimmingSpaces())
+        let sugaredArguments = arguments.map(sugared)
+        switch (base, sugaredArguments.count) {
+        case ("Optional", 1):
+            let wrapped = sugaredArguments[0]
+            return (wrapped.contains("->") || wrapped.contains(" & ") ? "(\(wrapped))" : wrapped) + "?"
+        case ("Array", 1): return "[\(sugaredArguments[0])]"
+        case ("Dictionary", 2): return "[\(sugaredArguments[0]): \(sugaredArguments[1])]"
+        default: return base + "<" + sugaredArguments.joined(separator: ", ") + ">"
+        }
     }
 
     /// The default's text in a message: `nil`, `0`, `""`, `[]`.
@@ -128,5 +169,11 @@ extension SpyState {
         if let text = value as? String { return text.debugDescription }
         let described = String(describing: value)
         return described == "()" || described.isEmpty ? "()" : described
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

@@ -69,7 +69,7 @@ func erase<each A, R>(
 /// The names of a closure's parameter types: `["Int", "String"]`.
 func parameterNames<each A>(_ types: repeat (each A).Type) -> [String] {
     var names: [String] = []
-    for type in repeat each types { names.append(String(describing: type)) }
+    for type in repeat each types { names.append(SpyState.typeName(type)) }
     return names
 }
 
@@ -92,6 +92,6 @@ final class ArgumentCursor {
     }
 
     private var mismatch: StubSignatureMismatch {
-        StubSignatureMismatch(expected: parameters, actual: arguments.map { String(describing: type(of: $0)) })
+        StubSignatureMismatch(expected: parameters, actual: arguments.map(SpyState.typeName(of:)))
     }
 }

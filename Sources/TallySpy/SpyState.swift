@@ -93,7 +93,8 @@ public final class SpyState: Sendable {
     /// The arguments as the stubs receive them: closures unwrapped.
     static func passed(_ arguments: [Any?]) -> [Any] {
         arguments.map { argument -> Any in
-            guard let closure = argument as? SpyClosure else { return argument as Any }
+            guard let argument else { return Optional<Any>.none as Any }
+            guard let closure = argument as? SpyClosure else { return argument }
             return closure.value
         }
     }

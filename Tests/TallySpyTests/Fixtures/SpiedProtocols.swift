@@ -9,6 +9,10 @@ struct User: Equatable, Sendable, Codable {
     var name: String
 }
 
+struct Avatar: Equatable, Sendable {
+    var url: String
+}
+
 struct StoreError: Error, Equatable {
     var code: Int
 }
@@ -21,7 +25,7 @@ protocol UserService: Sendable {
     func log(_ message: String)
     func count() -> Int
     func current() throws -> User
-    func make() -> User
+    func make() -> Avatar
     var title: String { get set }
     var isReady: Bool { get }
     var profile: User { get async throws }
