@@ -153,13 +153,13 @@ extension SpyState {
     func resolve<R>(
         _ method: String, _ arguments: [Any?], _ getter: String?, _ setter: String?, _: R.Type
     ) -> Resolution<R> {
-        guard let call = record(method, arguments) else { return .unstubbed(nil) }
+        guard let (call, stubs) = record(method, arguments) else { return .unstubbed(nil) }
         if let setter {
             let key = StoredKey(member: setter, index: Array(call.arguments.dropLast()))
             let value = StoredValue(value: Self.passed(arguments).last as Any)
             storage.withLock { $0.stored[key] = value }
         }
-        if let stub = stub(for: call) {
+        if let stub = stubs.last(where: { $0.arguments == call.arguments }) ?? stubs.last(where: { $0.arguments == nil }) {
             return .stub(stub, call, Self.passed(arguments))
         }
         if let getter {
@@ -219,14 +219,6 @@ extension SpyState {
             report(Self.asyncStubMessage(call, stub: stub), at: stub.location)
         }
         return try fallbackThrowing(call, pattern, R.self, reportUnstubbed: false)
-    }
-
-    /// The newest stub for exactly these arguments, else the newest for any arguments.
-    func stub(for call: CallRecorder.Call) -> Stub? {
-        storage.withLock { storage in
-            guard let stubs = storage.stubs[call.method] else { return nil }
-            return stubs.last(where: { $0.arguments == call.arguments }) ?? stubs.last(where: { $0.arguments == nil })
-        }
     }
 
     /// `value` as the member's return type, or nil after reporting that the stub's value doesn't fit.

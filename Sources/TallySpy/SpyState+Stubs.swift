@@ -24,18 +24,12 @@ extension SpyState {
     func addStub(_ expected: CallRecorder.ExpectedCall, _ answer: Stub.Answer, at location: Location) {
         let stub = Stub(
             arguments: expected.arguments, answer: answer, pattern: expected.description, location: location)
-        storage.withLock { $0.stubs[expected.method, default: []].append(stub) }
+        recorder.updateAttachment(for: expected.method) { stubs in (stubs as? [Stub] ?? []) + [stub] }
     }
 
     /// Forgets every stub, or those of one member.
     func removeStubs(for method: String?) {
-        storage.withLock { storage in
-            if let method {
-                storage.stubs[method] = nil
-            } else {
-                storage.stubs.removeAll()
-            }
-        }
+        recorder.updateAttachment(for: method) { _ in nil }
     }
 }
 

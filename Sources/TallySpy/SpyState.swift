@@ -28,10 +28,9 @@ public final class SpyState: Sendable {
 
     let storage = Locked(Storage())
 
+    /// Values set through property and subscript setters, by getter name and index arguments. The stubs
+    /// live in the recorder, attached to their method, so a call and its stubs are read under one lock.
     struct Storage {
-        /// Per recorded method name, in the order they were set.
-        var stubs: [String: [Stub]] = [:]
-        /// Values set through property and subscript setters, by getter name and index arguments.
         var stored: [StoredKey: StoredValue] = [:]
     }
 
@@ -74,20 +73,26 @@ public final class SpyState: Sendable {
         self.isStandIn = true
     }
 
-    /// Records a call and returns it, or nil for the stand-in, which reports the call instead.
-    func record(_ method: String, _ arguments: [Any?]) -> CallRecorder.Call? {
+    /// Records a call and returns it with its method's stubs, or nil for the stand-in, which reports the call
+    /// instead.
+    func record(_ method: String, _ arguments: [Any?]) -> (call: CallRecorder.Call, stubs: [Stub])? {
         guard !isStandIn else {
             report(Self.noInstalledSpyMessage(spy: spyName, method: method))
             return nil
         }
-        let recorded = arguments.map { argument -> Any? in
-            guard let closure = argument as? SpyClosure else { return argument }
-            return closure.isNil ? nil : CallRecorder.Argument.closure
+        var recorded = arguments
+        for index in recorded.indices {
+            if let closure = recorded[index] as? SpyClosure {
+                recorded[index] = closure.isNil ? nil : CallRecorder.Argument.closure
+            }
         }
         let location = location
-        return recorder.recordCall(
-            method, arguments: recorded, fileID: location.fileID, filePath: location.filePath, line: location.line,
-            column: location.column)
+        guard
+            let (call, attachment) = recorder.recordCall(
+                method, arguments: recorded, fileID: location.fileID, filePath: location.filePath,
+                line: location.line, column: location.column)
+        else { return nil }
+        return (call, attachment as? [Stub] ?? [])
     }
 
     /// The arguments as the stubs receive them: closures unwrapped.

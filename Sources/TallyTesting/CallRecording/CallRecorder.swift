@@ -105,6 +105,9 @@ public final class CallRecorder: Sendable {
         /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
         var verified: [Bool] = []
         var stubs: [String: Stub] = [:]
+        /// Per method, what TallySpy keeps beside the calls (its typed stubs), read under the same lock as
+        /// the call is appended.
+        var attachments: [String: any Sendable] = [:]
         /// Called after each change with the new count (see `watch(_:)`); empty unless something waits.
         var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
         var nextWatcher: UInt64 = 0
@@ -204,31 +207,53 @@ public final class CallRecorder: Sendable {
 
     /// Appends a call and returns it with the method's stub, or nil for the stand-in (which reports).
     func append(_ method: String, _ arguments: [Any?], _ location: Location) -> (Call, Stub?)? {
+        appendWithAttachment(method, arguments, location).map { ($0.0, $0.1) }
+    }
+
+    /// Appends a call and returns it with the method's stub and attachment, or nil for the stand-in (which
+    /// reports).
+    private func appendWithAttachment(
+        _ method: String, _ arguments: [Any?], _ location: Location
+    ) -> (Call, Stub?, (any Sendable)?)? {
         let converted = arguments.map(Argument.init)
         guard !isStandIn else {
             let call = Call(method: method, arguments: converted, order: -1)
             report(Self.noCurrentRecorderMessage(call), at: location)
             return nil
         }
-        let (call, stub, watchers, count) = state.withLock { state in
+        let (call, stub, attachment, watchers, count) = state.withLock { state in
             let call = Call(method: method, arguments: converted, order: OrderCounter.next())
             state.calls.append(call)
             state.verified.append(false)
             return (
-                call, state.stubs.isEmpty ? nil : state.stubs[method], state.watchers.isEmpty ? nil : state.watchers,
-                state.calls.count
+                call, state.stubs.isEmpty ? nil : state.stubs[method],
+                state.attachments.isEmpty ? nil : state.attachments[method],
+                state.watchers.isEmpty ? nil : state.watchers, state.calls.count
             )
         }
         if let watchers { notify(watchers, count: count) }
-        return (call, stub)
+        return (call, stub, attachment)
     }
 
-    /// Records a call and returns it, for TallySpy, whose generated spies answer from their own stubs: the
-    /// recorder's stubs are not consulted. Nil for the ``current`` stand-in, which reports the call instead.
+    /// Records a call and returns it with what TallySpy attached to its method (its stubs), in one lock: the
+    /// recorder's own stubs are not consulted. Nil for the ``current`` stand-in, which reports the call
+    /// instead.
     package func recordCall(
         _ method: String, arguments: [Any?], fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
-    ) -> Call? {
-        append(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))?.0
+    ) -> (call: Call, attachment: (any Sendable)?)? {
+        appendWithAttachment(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))
+            .map { ($0.0, $0.2) }
+    }
+
+    /// Changes what is attached to `method` (see `recordCall`), or to every method when `method` is nil.
+    package func updateAttachment(for method: String?, _ update: ((any Sendable)?) -> (any Sendable)?) {
+        state.withLock { state in
+            guard let method else {
+                state.attachments.removeAll()
+                return
+            }
+            state.attachments[method] = update(state.attachments[method])
+        }
     }
 
     /// The calls recorded from `index` on, for a waiter that counts new calls only.

@@ -143,6 +143,13 @@ protocol Platformed {
     #endif
 }
 
+/// What the stress test calls from eight threads.
+@Spy
+protocol Ticker: Sendable {
+    func tick(thread: Int, index: Int)
+    func value(_ index: Int) -> Int
+}
+
 /// A public protocol gets a public spy.
 @Spy
 public protocol PublicService {
