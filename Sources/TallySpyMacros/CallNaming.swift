@@ -24,7 +24,9 @@ struct CallNaming {
             } else {
                 for call in group { candidates[call.recorded] = base + Self.labelSuffix(call) }
                 if Set(candidates.values).count < group.count {
-                    for call in group { candidates[call.recorded] = base + Self.labelSuffix(call) + "\(call.arguments.count)" }
+                    for call in group {
+                        candidates[call.recorded] = base + Self.labelSuffix(call) + "\(call.arguments.count)"
+                    }
                 }
             }
             for call in group {
@@ -49,8 +51,8 @@ struct CallNaming {
         return calls.filter { seen.insert($0.recorded).inserted }
     }
 
-    /// `EventType` for `track(eventType:properties:)`: the first labels, enough to tell the group apart is
-    /// not attempted; every label is used, capitalised, `_` left out.
+    /// `EventTypeProperties` for `track(eventType:properties:)`: every argument label, capitalised, `_` left
+    /// out.
     private static func labelSuffix(_ call: CallName) -> String {
         call.arguments.compactMap(\.label).filter { $0 != "newValue" }.map { label in
             label.prefix(1).uppercased() + label.dropFirst()

@@ -19,10 +19,15 @@ extension Requirement {
 
     private init(_ function: FunctionDeclSyntax) {
         let generics = Self.genericNames(function.genericParameterClause)
+        // An operator's parameters have names but never argument labels.
+        var parameters = Self.parameters(function.signature.parameterClause.parameters, isSubscript: false)
+        if CallName.isOperator(function.name.text) {
+            for index in parameters.indices { parameters[index].label = nil }
+        }
         self.init(
             kind: .method(name: function.name.text),
             isStatic: Self.isStatic(function.modifiers),
-            parameters: Self.parameters(function.signature.parameterClause.parameters, isSubscript: false),
+            parameters: parameters,
             returnType: function.signature.returnClause?.type.trimmedDescription,
             isAsync: function.signature.effectSpecifiers?.asyncSpecifier != nil,
             throwing: Self.throwing(function.signature.effectSpecifiers?.throwsClause),

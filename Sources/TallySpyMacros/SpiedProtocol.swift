@@ -35,6 +35,8 @@ struct SpiedProtocol {
     var associatedTypes: [AssociatedType]
     /// The concrete types named in `associatedTypes:`, by associated type.
     var concreteTypes: [(name: String, type: String)]
+    /// Associated types named in `associatedTypes:` with a value that is not a type: already reported.
+    var attemptedAssociatedTypes: Set<String>
     var members: [Member]
 
     /// Every requirement, `#if`s flattened, in declaration order.
@@ -86,6 +88,7 @@ extension SpiedProtocol {
         let arguments = SpyArguments(attribute, diagnostics: &diagnostics)
         restated = arguments.restated
         concreteTypes = arguments.concreteTypes
+        attemptedAssociatedTypes = arguments.attemptedAssociatedTypes
         associatedTypes = []
         members = []
         var associatedTypes: [AssociatedType] = []

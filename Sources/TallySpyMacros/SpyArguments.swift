@@ -7,6 +7,8 @@ import SwiftSyntaxBuilder
 /// The arguments of `@Spy(associatedTypes: ["Item": User.self], restating: "AmplitudeAdapter")`.
 struct SpyArguments {
     var concreteTypes: [(name: String, type: String)] = []
+    /// Associated types named with a value that is not `Type.self`: reported there, not as missing.
+    var attemptedAssociatedTypes: Set<String> = []
     var restated: [String] = []
 
     init(_ attribute: AttributeSyntax, diagnostics: inout [Diagnostic]) {
@@ -21,7 +23,7 @@ struct SpyArguments {
                 guard let literal = argument.expression.as(StringLiteralExprSyntax.self),
                     let name = literal.representedLiteralValue
                 else {
-                    diagnostics.append(SpyDiagnostic.restatingNotAName.diagnose(at: argument.expression))
+                    diagnostics.append(Self.restatingNotAName(argument.expression))
                     continue
                 }
                 restated.append(name)
@@ -29,6 +31,22 @@ struct SpyArguments {
                 continue
             }
         }
+    }
+
+    /// `restating: Base.self` -> `restating: "Base"`; anything else -> a placeholder name.
+    private static func restatingNotAName(_ expression: ExprSyntax) -> Diagnostic {
+        var name = "<#Protocol#>"
+        if let access = expression.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
+            let base = access.base
+        {
+            name = base.trimmedDescription
+        } else if let reference = expression.as(DeclReferenceExprSyntax.self) {
+            name = reference.baseName.text
+        }
+        let fixIt = FixIt(
+            message: SpyDiagnostic.FixMessage(text: "Write the name as a string: \"\(name)\"", id: "restating"),
+            changes: [.replace(oldNode: Syntax(expression), newNode: Syntax(ExprSyntax("\"\(raw: name)\"")))])
+        return SpyDiagnostic.restatingNotAName.diagnose(at: expression, fixIts: [fixIt])
     }
 
     private mutating func readAssociatedTypes(_ expression: ExprSyntax, diagnostics: inout [Diagnostic]) {
@@ -48,6 +66,7 @@ struct SpyArguments {
             guard let access = element.value.as(MemberAccessExprSyntax.self), access.declName.baseName.text == "self",
                 let base = access.base
             else {
+                attemptedAssociatedTypes.insert(name)
                 let fixed = ExprSyntax("\(element.value.trimmed).self")
                 let fixIt = FixIt(
                     message: SpyDiagnostic.FixMessage(text: "Append '.self'", id: "associatedTypeSelf"),

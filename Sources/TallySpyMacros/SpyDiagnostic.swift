@@ -41,7 +41,13 @@ enum SpyDiagnostic: String {
     func diagnose(at node: some SyntaxProtocol, removing removed: Syntax, fixIt text: String? = nil) -> Diagnostic {
         let fixIt = FixIt(
             message: FixMessage(text: text ?? "Remove '\(removed.trimmedDescription)'", id: rawValue),
-            changes: [.replace(oldNode: removed, newNode: Syntax(TokenSyntax(.stringSegment(""), presence: .present)))])
+            changes: [
+                // Keep what came before the removed node (a line break and indentation), drop the rest.
+                .replace(
+                    oldNode: removed,
+                    newNode: Syntax(
+                        TokenSyntax(.stringSegment(""), leadingTrivia: removed.leadingTrivia, presence: .present)))
+            ])
         return diagnose(at: node, fixIts: [fixIt])
     }
 

@@ -44,8 +44,7 @@ public struct SpyMacro: PeerMacro, ExtensionMacro {
         let body = generator.implementations(spied.members)
         let extensionDecl = DeclSyntax(
             stringLiteral: """
-                extension \(type.trimmedDescription) where Self: TallySpy.SpyProtocol {
-                \(body.indented())
+                extension \(type.trimmedDescription) where Self: TallySpy.SpyProtocol {\(body.isEmpty ? "" : "\n" + body.indented())
                 }
                 """)
         guard let result = extensionDecl.as(ExtensionDeclSyntax.self) else { return [] }
@@ -58,7 +57,7 @@ public struct SpyMacro: PeerMacro, ExtensionMacro {
     ) {
         var diagnostics: [Diagnostic] = []
         let spied = SpiedProtocol(declaration, attribute: attribute, diagnostics: &diagnostics)
-        let named = Set(spied.concreteTypes.map(\.name))
+        let named = Set(spied.concreteTypes.map(\.name)).union(spied.attemptedAssociatedTypes)
         let missing = spied.associatedTypes.filter { $0.defaultType == nil && !named.contains($0.name) }
         if !missing.isEmpty {
             let fixIt = FixIt(
@@ -84,7 +83,7 @@ public struct SpyMacro: PeerMacro, ExtensionMacro {
     ) -> AttributeSyntax {
         let pairs =
             spied.concreteTypes.map { "\"\($0.name)\": \($0.type).self" }
-            + names.map { "\"\($0): <#\($0)#>.self" }
+            + names.map { "\"\($0)\": <#\($0)#>.self" }
         var arguments = ["associatedTypes: [\(pairs.joined(separator: ", "))]"]
         if !spied.restated.isEmpty {
             arguments.append("restating: " + spied.restated.map { "\"\($0)\"" }.joined(separator: ", "))

@@ -202,6 +202,39 @@ import Testing
         #endif
     }
 
+    @Test func mutatingRequirementsAreImplementedByTheClass() throws {
+        var counter: any Counter = CounterSpy()
+        counter.increment(by: 2)
+        let spy = try #require(counter as? CounterSpy)
+        spy.expectCalled(.increment(by: 2))
+    }
+
+    @Test func aTypedThrowBesideANonEscapingClosure() {
+        let counter = CounterSpy()
+        counter.stub(.scan) { (body: @escaping (Int) -> Void) in body(5) }
+        var seen: [Int] = []
+        #expect(throws: Never.self) { try counter.scan { seen.append($0) } }
+        #expect(seen == [5])
+        counter.stub(.scan, throwing: StoreError(code: 7))
+        #expect(throws: StoreError(code: 7)) { try counter.scan { _ in } }
+    }
+
+    @Test func nestedAndFilePrivateProtocolsAreSpiedWhereTheyAre() {
+        let nested = Namespace.NestedSpy()
+        nested.ping(1)
+        nested.expectCalled(.ping(1))
+        #expect(hiddenSpyAnswers(4) == 4)
+    }
+
+    @MainActor
+    @Test func aMainActorProtocolAskingForHashable() {
+        let first = PanelSpy()
+        first.open()
+        #expect(first == first)
+        #expect(first != PanelSpy())
+        first.expectCalled(.open)
+    }
+
     @Test func aPublicProtocolGetsAPublicSpy() {
         let spy = PublicServiceSpy(mode: .relaxed)
         #expect(spy.ping() == false)

@@ -143,6 +143,40 @@ protocol Platformed {
     #endif
 }
 
+/// A value-type protocol: `mutating` requirements, and a typed throw beside a non-escaping closure.
+@Spy
+protocol Counter {
+    mutating func increment(by step: Int)
+    func scan(_ body: (Int) -> Void) throws(StoreError)
+}
+
+/// A protocol nested in a type, and a file-private one.
+enum Namespace {
+    @Spy
+    protocol Nested {
+        func ping(_ value: Int)
+    }
+}
+
+@Spy
+fileprivate protocol Hidden {
+    func peek() -> Int
+}
+
+/// Used by the tests, so the file-private spy is compiled and exercised.
+func hiddenSpyAnswers(_ value: Int) -> Int {
+    let spy = HiddenSpy(mode: .relaxed)
+    spy.stub(.peek, returning: value)
+    return spy.peek()
+}
+
+/// A main-actor protocol that asks for Hashable: the spy's identity members are nonisolated.
+@MainActor
+@Spy
+protocol Panel: Hashable {
+    func open()
+}
+
 /// What the stress test calls from eight threads.
 @Spy
 protocol Ticker: Sendable {
