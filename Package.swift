@@ -17,21 +17,20 @@ let package = Package(
         .library(name: "TallyPlan", targets: ["TallyPlan"]),
         .executable(name: "tally", targets: ["tally"]),
         .plugin(name: "TallyPlanGenerator", targets: ["TallyPlanGenerator"]),
-        // `@Spy`: its macro exists only with the `SpyMacro` trait (see the trait below).
+        // `@Spy`: the macro exists only with the SpyMacro trait.
         .library(name: "TallySpy", targets: ["TallySpy"]),
     ],
+    // Optional parts, off by default: a package that depends on Tally resolves and builds none of their
+    // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
     traits: [
-        // `@Spy`, the generated spy: the only part that needs swift-syntax. Off by default, so a package that
-        // doesn't enable it never fetches or builds swift-syntax.
-        .trait(name: "SpyMacro", description: "The @Spy macro in TallySpy (builds swift-syntax)."),
+        .trait(name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
+        .trait(name: "SpyMacro", description: "The @Spy macro of the TallySpy product (swift-syntax)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
-        // Only the Notes example uses it, for the article's dependency-injection container.
-        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
         // Only with the SpyMacro trait: the @Spy macro and its expansion tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
         .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
@@ -46,6 +45,9 @@ let package = Package(
                 "TallyPlan",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+                // Without it, IssueReporting cannot reach Swift Testing and a failing expectation passes.
+                // Linked here so that a test target depending on TallyTesting alone gets it.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .target(
@@ -60,17 +62,12 @@ let package = Package(
             name: "tally",
             dependencies: [
                 "Tally",
-                "TallyTesting",
                 "TallyPlan",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                // `tally demo` runs every example scenario.
-                "NotesExample",
-                "LoginExample",
-                "MenuExample",
-                "FeedbackFormExample",
-                "PartnerMapLive",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CLI"])),
             ]
         ),
+        // The build plugin's tool: `tally gen` without the command line's dependencies.
+        .executableTarget(name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
         // Helpers shared by this repository's own tests; not a product.
         .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
@@ -79,7 +76,6 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 "TallyTestSupport",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
         .testTarget(
@@ -88,13 +84,12 @@ let package = Package(
                 "TallyPlan",
                 "Tally",
                 "TallyTesting",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 "TallyPlanGeneratorFixture",
             ],
             resources: [.copy("Fixtures")]
         ),
         // Regenerates event factories from a target's tracking-plan.yaml on every build.
-        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally"]),
+        .plugin(name: "TallyPlanGenerator", capability: .buildTool(), dependencies: ["tally-plan-generator"]),
         // Proves the plugin: compiles only if the plugin generated its factory.
         .target(
             name: "TallyPlanGeneratorFixture",
@@ -110,12 +105,10 @@ let package = Package(
                 "TallyTesting",
                 "TallyTestSupport",
                 "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
 
         // MARK: @Spy (the SpyMacro trait): declarations and runtime, the compiler plugin, and their tests.
-
         .target(
             name: "TallySpy",
             dependencies: [
@@ -145,104 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TallySpyTests",
-            dependencies: [
-                "Tally",
-                "TallySpy",
-                "TallyTesting",
-                "TallyTestSupport",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ]
-        ),
-
-        // MARK: Examples: one folder per seed scenario, each with its simulated vendor SDK as its own module.
-
-        // Examples/Notes (seed 000): the adapter pattern around a Google SDK, registered in a DI container.
-        .target(name: "NotesGoogleSDK", path: "Examples/Notes/Sources/NotesGoogleSDK"),
-        .target(
-            name: "NotesExample",
-            dependencies: ["Tally", "NotesGoogleSDK", .product(name: "Swinject", package: "Swinject")],
-            path: "Examples/Notes/Sources/NotesExample"
-        ),
-        .testTarget(
-            name: "NotesExampleTests",
-            dependencies: [
-                "NotesExample", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Notes/Tests/NotesExampleTests"
-        ),
-
-        // Examples/Login (seed 002): unit tests with a spy, and the UI-test equivalent on a separate process.
-        .target(name: "LoginExample", dependencies: ["Tally"], path: "Examples/Login/Sources/LoginExample"),
-        .executableTarget(
-            name: "login-example",
-            dependencies: ["LoginExample", "Tally"],
-            path: "Examples/Login/Sources/login-example"
-        ),
-        .testTarget(
-            name: "LoginExampleTests",
-            dependencies: [
-                "LoginExample", "login-example", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Login/Tests/LoginExampleTests"
-        ),
-
-        // Examples/Menu (seed 003): TDD with a spy, and a one-to-one spy of the Hippo Analytics client.
-        .target(name: "HippoAnalytics", path: "Examples/Menu/Sources/HippoAnalytics"),
-        .target(
-            name: "MenuExample",
-            dependencies: ["Tally", "HippoAnalytics"],
-            path: "Examples/Menu/Sources/MenuExample"
-        ),
-        .testTarget(
-            name: "MenuExampleTests",
-            dependencies: [
-                "MenuExample", "HippoAnalytics", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/Menu/Tests/MenuExampleTests"
-        ),
-
-        // Examples/FeedbackForm (seed 001): a static-delegate SDK wrapped on the SDKBridge, in two forms.
-        .target(name: "FeedbackThirdParty", path: "Examples/FeedbackForm/Sources/FeedbackThirdParty"),
-        .target(
-            name: "FeedbackFormExample",
-            dependencies: ["Tally", "FeedbackThirdParty"],
-            path: "Examples/FeedbackForm/Sources/FeedbackFormExample"
-        ),
-        .testTarget(
-            name: "FeedbackFormExampleTests",
-            dependencies: [
-                "FeedbackFormExample", "FeedbackThirdParty", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/FeedbackForm/Tests/FeedbackFormExampleTests"
-        ),
-
-        // Examples/PartnerMap (seed 004): a facade over a map SDK; the view model and its tests never see the SDK.
-        .target(name: "PartnerMapSDK", path: "Examples/PartnerMap/Sources/PartnerMapSDK"),
-        .target(name: "PartnerMapExample", dependencies: ["Tally"], path: "Examples/PartnerMap/Sources/PartnerMapExample"),
-        .target(
-            name: "PartnerMapLive",
-            dependencies: ["PartnerMapExample", "PartnerMapSDK", "Tally"],
-            path: "Examples/PartnerMap/Sources/PartnerMapLive"
-        ),
-        .testTarget(
-            name: "PartnerMapExampleTests",
-            dependencies: [
-                "PartnerMapExample", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/PartnerMap/Tests/PartnerMapExampleTests"
-        ),
-        .testTarget(
-            name: "PartnerMapLiveExampleTests",
-            dependencies: [
-                "PartnerMapLive", "PartnerMapExample", "PartnerMapSDK", "Tally", "TallyTesting", "TallyPlan",
-                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-            ],
-            path: "Examples/PartnerMap/Tests/PartnerMapLiveExampleTests"
+            dependencies: ["Tally", "TallySpy", "TallyTesting", "TallyTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

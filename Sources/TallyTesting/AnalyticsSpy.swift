@@ -2,7 +2,7 @@ import Foundation
 import Tally
 
 /// A stand-in for the analytics client in unit tests: it records every event the code under test tracks,
-/// on the caller's thread, and offers the expectations of ``EventRecording``.
+/// on the caller's thread, and offers the expectations of ``EventRecorder``.
 ///
 /// ```swift
 /// @Test func onAppearTracksTheVisit() {
@@ -22,7 +22,7 @@ import Tally
 ///
 /// When the environment variable `TALLY_RECORD_DIR` names a folder, every spy of the test process also
 /// appends what it records to one file there, so a test run's recordings can feed `tally coverage`.
-public struct AnalyticsSpy: AnalyticsTracking, EventRecording {
+public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     private let storage: Storage
 
     /// The recorded events. The spy stamps each with only a time; its envelope's message id is its

@@ -17,7 +17,7 @@ import Tally
 /// }
 /// ```
 ///
-/// It drives the destination through a real `Analytics` client and reports each broken rule as one issue
+/// It drives the destination through a real `AnalyticsClient` and reports each broken rule as one issue
 /// at the line of `run()`:
 /// 1. **Every event delivered**: 500 track events arrive, in order of count, none failed or rejected.
 /// 2. **Flush**: after `flush()` returns, the destination has received everything tracked before it, and
@@ -65,7 +65,7 @@ public struct DestinationConformance<D: Destination>: Sendable {
             failures.append("Could not make the destination: \(error)")
         }
         for failure in failures {
-            reportIssue(
+            reportFailure(
                 "Destination conformance: \(failure)", fileID: fileID, filePath: filePath, line: line, column: column)
         }
         return failures.count
@@ -79,8 +79,8 @@ public struct DestinationConformance<D: Destination>: Sendable {
         return destination
     }
 
-    private static func client(_ destination: D) -> Analytics {
-        Analytics(
+    private static func client(_ destination: D) -> AnalyticsClient {
+        AnalyticsClient(
             destinations: [destination],
             configuration: .init(
                 buffering: Buffering(capacity: 1024, whenFull: .block),

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 
 /// The `tally` command line.
@@ -5,24 +6,23 @@ import ArgumentParser
 struct TallyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
-        abstract: "Make analytics provable: run the demo, check recordings against a tracking plan, generate code.",
+        abstract: "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage.",
         discussion: """
             Examples:
-              tally demo
               tally plan lint tracking-plan.yaml
               tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift
-              tally check --plan tracking-plan.yaml .build/recordings
+              tally validate --plan tracking-plan.yaml .build/recordings
               tally coverage --plan tracking-plan.yaml --recordings .build/recordings --min 90 --baseline coverage-baseline.json
 
             Exit codes: 0 success, 1 a check failed (violations, coverage under the bar, a regression), \
             64 bad usage, 65 invalid input file, 66 missing input file, 73 cannot write the output.
             """,
         subcommands: [
-            DemoCommand.self,
             PlanCommand.self,
             GenCommand.self,
-            CheckCommand.self,
+            ValidateCommand.self,
             CoverageCommand.self,
         ]
     )
 }
+#endif

@@ -1,6 +1,7 @@
 import Foundation
 import IssueReporting
 import Tally
+import TallyTesting
 import TallyPlan
 import Testing
 
@@ -63,7 +64,7 @@ struct PlanValidationProcessorTests {
     @Test func reportThroughARealClientReachesOnProblemAndTheDiagnostics() async {
         let problems = Collected<Problem>()
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             processors: [.validate(against: Self.plan, mode: .report)],
             destinations: [memory],
             configuration: .init(onProblem: problems.append))
@@ -80,7 +81,7 @@ struct PlanValidationProcessorTests {
     @Test func dropRemovesTheEventAndTheClientCountsIt() async {
         let problems = Collected<Problem>()
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             processors: [.validate(against: Self.plan, mode: .drop, reporter: problems.append)], destinations: [memory])
         analytics.track(Self.bad)
         analytics.track(Self.good)
@@ -95,7 +96,7 @@ struct PlanValidationProcessorTests {
 
     @Test func redactionBeforeValidationSatisfiesPII() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             processors: [.redact(keys: ["email"]), .validate(against: Self.plan, mode: .drop)], destinations: [memory])
         analytics.track(Event("order_placed", ["total": 1, "email": "ana@example.com"]))
         await analytics.flush()
@@ -103,7 +104,7 @@ struct PlanValidationProcessorTests {
         #expect(analytics.diagnostics.totalDropped == 0)
         await analytics.shutdown()
 
-        let unredacted = Analytics(processors: [.validate(against: Self.plan, mode: .drop)], destinations: [memory])
+        let unredacted = AnalyticsClient(processors: [.validate(against: Self.plan, mode: .drop)], destinations: [memory])
         unredacted.track(Event("order_placed", ["total": 1, "email": "ana@example.com"]))
         await unredacted.flush()
         #expect(unredacted.diagnostics.dropped == [.filtered(by: "plan_validation"): 1])

@@ -175,7 +175,7 @@ struct PlanValidatorTests {
                 "address": ["zip": "12345", "city": "Rome"],
             ])
         #expect(validator.validate(event) == [])
-        #expect(validator.conforms(event))
+        #expect(validator.isValid(event))
     }
 
     @Test func unknownEventsAreViolations() throws {

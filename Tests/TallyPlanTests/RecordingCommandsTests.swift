@@ -4,7 +4,7 @@ import Testing
 
 @testable import TallyPlan
 
-/// `tally check` and `tally coverage`, in process.
+/// `tally validate` and `tally coverage`, in process.
 struct RecordingCommandsTests {
     static let plan = """
         version: 1
@@ -47,19 +47,19 @@ struct RecordingCommandsTests {
         .screen("Login"), Event("login_tapped", ["action": "tap"]), Event("sign_up_tapped"),
     ]
 
-    @Test func checkPassesWhenEveryEventConforms() throws {
+    @Test func validatePassesWhenEveryEventIsValid() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
         #expect(output.exitCode == 0)
-        #expect(output.standardOutput == "Checked 3 events from 1 recording: every event conforms\n")
+        #expect(output.standardOutput == "Checked 3 events from 1 recording: every event is valid\n")
     }
 
-    @Test func checkGroupsViolationsByEventWithCounts() throws {
+    @Test func validateGroupsViolationsByEventWithCounts() throws {
         let (plan, folder) = try Self.setUp([
             Event("login_tapped", ["action": "pinch"]), Event("login_tapped", ["action": "pinch"]),
             Event("login_tapped", ["action": "tap"]), Event("unplanned"),
         ])
-        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
         #expect(output.exitCode == 1)
         #expect(
             output.standardOutput == """
@@ -72,9 +72,9 @@ struct RecordingCommandsTests {
                 """)
     }
 
-    @Test func checkWritesJSONForMachines() throws {
+    @Test func validateWritesJSONForMachines() throws {
         let (plan, folder) = try Self.setUp([Event("login_tapped", [:])])
-        let output = PlanTool.check(planPath: plan, recordings: [folder], json: true)
+        let output = PlanTool.validate(planPath: plan, recordings: [folder], json: true)
         #expect(output.exitCode == 1)
         let report = try PropertyValue(json: output.standardOutput)
         #expect(report.objectValue?["violations"] == 1)
@@ -83,19 +83,19 @@ struct RecordingCommandsTests {
         #expect(first?["violations"]?.arrayValue?.first?.objectValue?["kind"] == "missingRequired")
     }
 
-    @Test func checkNamesTheBadRecordingLine() throws {
+    @Test func validateNamesTheBadRecordingLine() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
         let bad = URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl")
         try Data("{\"tally_record\":1,\"kind\":\"track\",\"name\":\"x\"}\n{oops\n".utf8).write(to: bad)
-        let output = PlanTool.check(planPath: plan, recordings: [folder])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
         #expect(output.exitCode == 65)
         #expect(output.standardError.hasPrefix("\(bad.path):2: error: Not valid JSON"))
     }
 
-    @Test func checkExitCodesForMissingFiles() throws {
+    @Test func validateExitCodesForMissingFiles() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        #expect(PlanTool.check(planPath: plan, recordings: [folder + "/nope.jsonl"]).exitCode == 66)
-        #expect(PlanTool.check(planPath: folder + "/nope.yaml", recordings: [folder]).exitCode == 66)
+        #expect(PlanTool.validate(planPath: plan, recordings: [folder + "/nope.jsonl"]).exitCode == 66)
+        #expect(PlanTool.validate(planPath: folder + "/nope.yaml", recordings: [folder]).exitCode == 66)
     }
 
     @Test func coverageReportsAndPassesTheBar() throws {
@@ -159,31 +159,24 @@ struct RecordingCommandsTests {
 }
 
 @Suite(
-    "check and coverage, the built binary",
+    "validate and coverage, the built binary",
     .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
 )
 struct RecordingCommandsBinaryTests {
-    @Test(arguments: [["check", "--help"], ["coverage", "--help"], ["demo", "--help"], ["--help"]])
+    @Test(arguments: [["validate", "--help"], ["coverage", "--help"], ["--help"]])
     func helpHasExamplesAndExitCodes(_ arguments: [String]) throws {
         let result = try TallyBinary.run(arguments)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.contains("Examples:"))
-        if arguments.first != "demo" { #expect(result.standardOutput.contains("Exit codes:")) }
+        #expect(result.standardOutput.contains("Exit codes:"))
     }
 
-    @Test func checkAndCoverageExitCodes() throws {
+    @Test func validateAndCoverageExitCodes() throws {
         let (plan, folder) = try RecordingCommandsTests.setUp([Event("login_tapped", ["action": "pinch"])])
-        #expect(try TallyBinary.run(["check", "--plan", plan, folder]).exitCode == 1)
+        #expect(try TallyBinary.run(["validate", "--plan", plan, folder]).exitCode == 1)
         #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "50"]).exitCode == 1)
         #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "101"]).exitCode == 64)
         #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--write-baseline"]).exitCode == 64)
-        #expect(try TallyBinary.run(["check", "--plan", plan]).exitCode == 64)
-    }
-
-    @Test func theDemoRunsAndShowsEveryDestination() throws {
-        let result = try TallyBinary.run(["demo", "--quiet"])
-        #expect(result.exitCode == 0)
-        #expect(result.standardOutput.contains("memory (4 events):"))
-        #expect(result.standardOutput.contains(#"logEvent("login_tapped""#))
+        #expect(try TallyBinary.run(["validate", "--plan", plan]).exitCode == 64)
     }
 }

@@ -19,7 +19,7 @@ struct PlanExpectationTests {
     @Test func passesWhenEveryEventConforms() {
         let spy = AnalyticsSpy()
         spy.track("menu_item_ordered", ["item_name": "Pizza", "quantity": 2])
-        #expect(spy.expectConforms(to: Self.plan))
+        #expect(spy.expectValid(against: Self.plan))
     }
 
     @Test func failsOnceListingEveryViolation() {
@@ -29,7 +29,7 @@ struct PlanExpectationTests {
         spy.track("surprise")
         expectOneIssue(
             containing: [
-                "Expected every event to conform to the tracking plan, but 3 violations were found:",
+                "Expected every event to be valid against the tracking plan, but 3 violations were found:",
                 #"[1] track menu_item_ordered {"quantity":0}"#,
                 "missingRequired at /properties/item_name",
                 "outOfRange at /properties/quantity",
@@ -37,15 +37,15 @@ struct PlanExpectationTests {
                 "unknownEvent at the event",
             ], atLine: #line + 2
         ) {
-            spy.expectConforms(to: Self.plan)
+            spy.expectValid(against: Self.plan)
         }
     }
 
     @Test func worksOnTheClientsInMemoryDestinationToo() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("menu_item_ordered", ["item_name": "Pasta"])
         await analytics.flush()
-        #expect(memory.expectConforms(to: PlanValidator(plan: Self.plan)))
+        #expect(memory.expectValid(against: PlanValidator(plan: Self.plan)))
     }
 }

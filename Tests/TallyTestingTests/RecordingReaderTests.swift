@@ -24,7 +24,7 @@ struct RecordingReaderTests {
     @Test func readsWhatIsThereAndWhatIsAppendedLater() throws {
         let folder = try TemporaryFolder()
         let url = folder.file("app.jsonl")
-        let recording = Recording(url: url)
+        let recording = RecordingReader(url: url)
         #expect(recording.expectNoEvents())  // a missing file reads as empty
 
         try append(line(.screen("Login")), to: url)
@@ -43,7 +43,7 @@ struct RecordingReaderTests {
     @Test func waitsForEventsWrittenWhileItWaits() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("app.jsonl")
-        let recording = Recording(url: url)
+        let recording = RecordingReader(url: url)
         let writer = Task.detached {
             for index in 0..<3 { try self.append(self.line(Event("e\(index)"), sequence: UInt64(index)), to: url) }
         }
@@ -56,8 +56,8 @@ struct RecordingReaderTests {
         let folder = try TemporaryFolder()
         let url = folder.file("bad.jsonl")
         try append(Array("{not a record}\n".utf8), to: url)
-        #expect(throws: RecordError.self) { try Recording(contentsOf: url) }
-        let recording = Recording(url: url)
+        #expect(throws: RecordError.self) { try RecordingReader(contentsOf: url) }
+        let recording = RecordingReader(url: url)
         expectOneIssue(containing: ["Could not read the recording:", "bad.jsonl:1: Not valid JSON"], atLine: #line + 1) {
             recording.expectNoEvents()
         }

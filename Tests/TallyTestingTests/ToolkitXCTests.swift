@@ -86,7 +86,7 @@ final class ToolkitXCTests: XCTestCase {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     func testWaitingReturnsWhenTheEventArrives() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("arrived")
         let event = await memory.waitForEvent(.named("arrived"), timeout: .seconds(30))
         XCTAssertEqual(event, Event("arrived"))

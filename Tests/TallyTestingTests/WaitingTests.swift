@@ -7,7 +7,7 @@ import Testing
 struct WaitingTests {
     @Test func waitsForAnEventDeliveredOnAnotherThread() async throws {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("checkout_started", ["items": 2])
         let event = await memory.waitForEvent(.named("checkout_started"), timeout: .seconds(30))
         #expect(event == Event("checkout_started", ["items": 2]))
@@ -15,7 +15,7 @@ struct WaitingTests {
 
     @Test func waitsForACount() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         let waiting = Task { await memory.waitForCount(100, of: .named("tick"), timeout: .seconds(30)) }
         for index in 0..<100 { analytics.track("tick", ["i": .int(index)]) }
         analytics.track("other")

@@ -1,12 +1,13 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 struct AnalyticsTests {
     @Test func flushReturnsAfterEveryEarlierEventReachedEveryDestination() async {
         let first = InMemoryDestination(name: "first")
         let second = InMemoryDestination(name: "second")
-        let analytics = Analytics(destinations: [first, second])
+        let analytics = AnalyticsClient(destinations: [first, second])
         for index in 0..<1000 { analytics.track("e", ["i": .int(index)]) }
         await analytics.flush()
         #expect(first.count == 1000)
@@ -18,7 +19,7 @@ struct AnalyticsTests {
     @Test func theEnvelopeKeepsWhatTheAppSaidApartFromWhatTheClientAdded() async throws {
         let clock = FixedClock()
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [memory],
             configuration: .init(
                 identityStore: InMemoryIdentityStore(Identity(anonymousId: "anon-1")), now: { clock.now }))
@@ -48,7 +49,7 @@ struct AnalyticsTests {
     @Test func identifySetsTheUserForLaterEventsAndResetStartsOver() async throws {
         let store = InMemoryIdentityStore(Identity(anonymousId: "anon-1"))
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory], configuration: .init(identityStore: store))
+        let analytics = AnalyticsClient(destinations: [memory], configuration: .init(identityStore: store))
         analytics.track("before")
         analytics.identify(userId: "user-7", traits: ["plan": "pro"])
         analytics.track("after")
@@ -69,16 +70,16 @@ struct AnalyticsTests {
 
     @Test func anIdentityIsCreatedOnceAndLoadedOnTheNextLaunch() {
         let store = InMemoryIdentityStore()
-        let firstLaunch = Analytics(destinations: [], configuration: .init(identityStore: store))
+        let firstLaunch = AnalyticsClient(destinations: [], configuration: .init(identityStore: store))
         let created = firstLaunch.identity
         #expect(store.load() == created)
-        let secondLaunch = Analytics(destinations: [], configuration: .init(identityStore: store))
+        let secondLaunch = AnalyticsClient(destinations: [], configuration: .init(identityStore: store))
         #expect(secondLaunch.identity == created)
     }
 
     @Test func aliasStampsThePreviousIdThenSwitches() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.identify(userId: "old")
         analytics.alias("new")
         analytics.track("later")
@@ -89,7 +90,7 @@ struct AnalyticsTests {
 
     @Test func groupAndScreenAreTrackedWithTheirKinds() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.screen("Login", ["from": "home"])
         analytics.group("acme", traits: ["seats": 5])
         await analytics.flush()
@@ -99,7 +100,7 @@ struct AnalyticsTests {
     @Test func aSlowDestinationHoldsBackNeitherTheCallerNorTheOthers() async {
         let gate = GateDestination()
         let fast = AwaitingDestination(name: "fast")
-        let analytics = Analytics(destinations: [gate, fast])
+        let analytics = AnalyticsClient(destinations: [gate, fast])
         for index in 0..<100 { analytics.track("e", ["i": .int(index)]) }
         // The caller returned; the fast destination gets everything while the gate is still shut.
         await fast.waitForCount(100)
@@ -115,7 +116,7 @@ struct AnalyticsTests {
         struct Boom: Error {}
         let throwing = ThrowingDestination(name: "throwing", failing: ["bad"], error: Boom())
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [throwing, memory])
+        let analytics = AnalyticsClient(destinations: [throwing, memory])
         analytics.track("good")
         analytics.track("bad")
         analytics.track("good")
@@ -136,7 +137,7 @@ struct AnalyticsTests {
     @Test func aDestinationThatThrowsAProblemRejectsTheEvent() async throws {
         let rule = Problem(.vendorLimit, "Too long for the vendor", outcome: .dropped, path: "/name")
         let throwing = ThrowingDestination(name: "vendor", failing: ["bad"], error: rule)
-        let analytics = Analytics(destinations: [throwing])
+        let analytics = AnalyticsClient(destinations: [throwing])
         analytics.track("bad")
         await analytics.flush()
         let diagnostics = analytics.diagnostics
@@ -150,7 +151,7 @@ struct AnalyticsTests {
     @Test func aFullDestinationBufferDropsTheNewestCountsThemAndReportsOnce() async throws {
         let gate = GateDestination()
         let witness = AwaitingDestination(name: "witness")
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [gate, witness], configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 5)]))
         analytics.track("first")
         await gate.waitUntilBlocked()  // "first" is being received; the gate's queue is empty
@@ -174,7 +175,7 @@ struct AnalyticsTests {
 
     @Test func theBlockPolicyLosesNothing() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [memory],
             configuration: .init(
                 buffering: Buffering(capacity: 2, whenFull: .block),
@@ -186,7 +187,7 @@ struct AnalyticsTests {
     }
 
     @Test func duplicateDestinationNamesAreMadeUniqueAndReported() async throws {
-        let analytics = Analytics(destinations: [InMemoryDestination(), InMemoryDestination(), InMemoryDestination()])
+        let analytics = AnalyticsClient(destinations: [InMemoryDestination(), InMemoryDestination(), InMemoryDestination()])
         #expect(analytics.destinationNames == ["memory", "memory#2", "memory#3"])
         let problems = analytics.diagnostics.recentProblems
         #expect(problems.map(\.code) == [.duplicateDestinationName, .duplicateDestinationName])
@@ -194,7 +195,7 @@ struct AnalyticsTests {
     }
 
     @Test func flushWithoutDestinationsOrEventsReturns() async {
-        let analytics = Analytics(destinations: [])
+        let analytics = AnalyticsClient(destinations: [])
         await analytics.flush()
         analytics.track("e")
         await analytics.flush()
@@ -202,7 +203,7 @@ struct AnalyticsTests {
     }
 
     @Test func problemHistoryKeepsTheMostRecent() async {
-        let analytics = Analytics(destinations: [], configuration: .init(problemHistoryLimit: 3))
+        let analytics = AnalyticsClient(destinations: [], configuration: .init(problemHistoryLimit: 3))
         for index in 0..<5 { analytics.track("e\(index)", ["x": .double(.nan)]) }
         await analytics.flush()
         #expect(analytics.diagnostics.recentProblems.map(\.eventName) == ["e2", "e3", "e4"])

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 /// Edge cases of the client found in review: each failed before its fix.
@@ -7,7 +8,7 @@ struct ClientEdgeCaseTests {
     @Test(.timeLimit(.minutes(1)))
     func aCallerHeldBackByABlockingQueueDoesNotSlipPastAnOptOut() async {
         let gate = GateDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [gate],
             configuration: .init(
                 buffering: Buffering(capacity: 1, whenFull: .block),
@@ -36,9 +37,9 @@ struct ClientEdgeCaseTests {
 
     @Test(.timeLimit(.minutes(1)))
     func trackingFromOnProblemUnderTheBlockPolicyDoesNotDeadlock() async {
-        let client = LockedBox<Analytics?>(nil)
+        let client = LockedBox<AnalyticsClient?>(nil)
         let memory = InMemoryDestination()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [memory],
             configuration: .init(
                 buffering: Buffering(capacity: 1, whenFull: .block),
@@ -61,7 +62,7 @@ struct ClientEdgeCaseTests {
     @Test func aDestinationThatTracksIntoItsOwnClientDoesNotDeadlock() async {
         final class Echo: Destination, @unchecked Sendable {
             // @unchecked: `client` is set once before any event is tracked.
-            var client: Analytics?
+            var client: AnalyticsClient?
             let memory = InMemoryDestination()
             var name: String { "echo" }
             func receive(_ envelope: Envelope, context: DeliveryContext) throws {
@@ -70,7 +71,7 @@ struct ClientEdgeCaseTests {
             }
         }
         let echo = Echo()
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [echo],
             configuration: .init(
                 buffering: Buffering(capacity: 1, whenFull: .block),
@@ -103,7 +104,7 @@ struct ClientEdgeCaseTests {
     }
 
     @Test func renamingDuplicateDestinationsNeverCollides() {
-        let analytics = Analytics(destinations: [
+        let analytics = AnalyticsClient(destinations: [
             InMemoryDestination(), InMemoryDestination(), InMemoryDestination(name: "memory#2"), InMemoryDestination(),
         ])
         #expect(analytics.destinationNames == ["memory", "memory#2", "memory#2#2", "memory#3"])
@@ -113,7 +114,7 @@ struct ClientEdgeCaseTests {
     @Test func everyEventIsAccountedForAtEveryDestinationWithRoutingAndDrops() async {
         let first = InMemoryDestination(name: "first")
         let second = InMemoryDestination(name: "second")
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             processors: [.route(names: ["only_first"], to: ["first"]), .filter(excludingNames: ["noise"])],
             destinations: [first, second])
         analytics.track("only_first")
@@ -131,7 +132,7 @@ struct ClientEdgeCaseTests {
     @Test func aFullDestinationQueueReportsOnceForAWholeOverflow() async {
         let gate = GateDestination()
         let witness = AwaitingDestination(name: "witness")
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [gate, witness], configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 1)]))
         analytics.track("first")
         await gate.waitUntilBlocked()
@@ -150,7 +151,7 @@ struct ClientEdgeCaseTests {
     @Test func anIdentifyDroppedByTheNameRulesChangesNobodysId() async {
         let memory = InMemoryDestination()
         let store = InMemoryIdentityStore(Identity(anonymousId: "anon"))
-        let analytics = Analytics(destinations: [memory], configuration: .init(identityStore: store))
+        let analytics = AnalyticsClient(destinations: [memory], configuration: .init(identityStore: store))
         analytics.identify(userId: String(repeating: "x", count: 300))
         analytics.track("after")
         await analytics.flush()
@@ -165,7 +166,7 @@ struct RecordingSinkFailureTests {
         let full = URL(fileURLWithPath: "/dev/full")
         guard FileManager.default.isWritableFile(atPath: full.path) else { return }  // Linux only
         let sink = try FileRecordingSink(url: full)
-        let analytics = Analytics(destinations: [RecordingDestination(sink: sink, source: "test")])
+        let analytics = AnalyticsClient(destinations: [RecordingDestination(sink: sink, source: "test")])
         analytics.track("lost_to_a_full_disk")
         await analytics.flush()
         let diagnostics = analytics.diagnostics

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTesting
 import TallyTestSupport
 import Testing
 
@@ -37,7 +38,7 @@ struct ClientConcurrencyTests {
         let threads = 8
         let perThread = 200_000
         let destinations = (0..<3).map { OrderCheckingDestination(name: "d\($0)", threads: threads) }
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             processors: [.superProperties(["app": "stress"]), .context(["run": 1])],
             destinations: destinations,
             configuration: .init(
@@ -65,7 +66,7 @@ struct ClientConcurrencyTests {
 
     @Test func identityConsentAndFlushCanBeCalledFromManyThreadsAtOnce() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<8 {
                 group.addTask {

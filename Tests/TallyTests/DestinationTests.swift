@@ -1,12 +1,13 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 struct ConsoleDestinationTests {
     @Test func writesOneReadableLinePerEvent() async {
         let lines = LockedBox<[String]>([])
         let console = ConsoleDestination(write: { line in lines.mutate { $0.append(line) } })
-        let analytics = Analytics(destinations: [console])
+        let analytics = AnalyticsClient(destinations: [console])
         analytics.screen("Login")
         analytics.track("login_tapped", ["action": "tap", "attempt": 2])
         analytics.identify(userId: "user-42", traits: ["plan": "pro"])
@@ -15,8 +16,23 @@ struct ConsoleDestinationTests {
             lines.value == [
                 "[analytics] screen Login",
                 #"[analytics] track login_tapped {"action":"tap","attempt":2}"#,
-                #"[analytics] identify user-42 {"plan":"pro"}"#,
+                #"[analytics] identify userId=user-42 {"plan":"pro"}"#,
             ])
+    }
+
+    @Test func theClientsFlushFlushesStandardOutputAfterTheLinesBeforeIt() async {
+        let steps = LockedBox<[String]>([])
+        let console = ConsoleDestination(
+            name: "console", prefix: "", write: { line in steps.mutate { $0.append(line) } },
+            flushOutput: { steps.mutate { $0.append("<flushed>") } })
+        let analytics = AnalyticsClient(destinations: [console])
+        analytics.track("a")
+        analytics.track("b")
+        await analytics.flush()
+        #expect(steps.value == ["track a", "track b", "<flushed>"])
+        analytics.track("c")
+        await analytics.shutdown()
+        #expect(steps.value == ["track a", "track b", "<flushed>", "track c", "<flushed>"])
     }
 
     @Test func prefixAndNameAreConfigurable() {
@@ -29,7 +45,7 @@ struct ConsoleDestinationTests {
 struct InMemoryDestinationTests {
     @Test func keepsEverythingInOrderAndClears() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("a")
         analytics.track("b")
         await analytics.flush()
@@ -48,7 +64,7 @@ struct DestinationResetTests {
         let steps = LockedBox<[String]>([])
         var name: String { "sequence" }
         func receive(_ envelope: Envelope, context: DeliveryContext) throws {
-            steps.mutate { $0.append(envelope.event.name) }
+            steps.mutate { $0.append(envelope.event.subject) }
         }
         func reset() { steps.mutate { $0.append("<reset>") } }
     }
@@ -56,7 +72,7 @@ struct DestinationResetTests {
     @Test func theClientsResetReachesEveryDestinationInOrderWithTheEvents() async {
         let sequence = Sequence()
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [sequence, memory])
+        let analytics = AnalyticsClient(destinations: [sequence, memory])
         analytics.identify(userId: "u1")
         analytics.track("signed_out")
         analytics.reset()
@@ -69,7 +85,7 @@ struct DestinationResetTests {
 
     @Test func aResetAfterShutdownReachesNoDestination() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         await analytics.shutdown()
         analytics.reset()
         await analytics.flush()

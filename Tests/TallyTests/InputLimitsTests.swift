@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 /// The bad-input table of ``InputLimits``, rule by rule, directly and through the client.
@@ -99,7 +100,7 @@ struct InputLimitsTests {
     @Test func theClientAppliesTheRulesAndReportsEachProblem() async throws {
         let memory = InMemoryDestination()
         let reported = LockedBox<[Problem]>([])
-        let analytics = Analytics(
+        let analytics = AnalyticsClient(
             destinations: [memory],
             configuration: .init(onProblem: { problem in reported.mutate { $0.append(problem) } }))
         analytics.track("", ["a": 1])

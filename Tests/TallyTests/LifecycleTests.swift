@@ -1,11 +1,12 @@
 import Tally
+import TallyTesting
 import Testing
 
 /// Shutdown and consent.
 struct LifecycleTests {
     @Test func shutdownFlushesThenTrackingIsACountedNoOp() async throws {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("before")
         await analytics.shutdown()
         #expect(memory.events == [Event("before")])
@@ -25,7 +26,7 @@ struct LifecycleTests {
 
     @Test func optingOutDropsEventsTrackedWhileOptedOutAndOptingInResumes() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory])
+        let analytics = AnalyticsClient(destinations: [memory])
         analytics.track("in")
         await analytics.flush()
         analytics.optOut()
@@ -41,7 +42,7 @@ struct LifecycleTests {
     @Test func optingOutStopsEventsAlreadyQueued() async {
         let gate = GateDestination()
         let other = InMemoryDestination(name: "other")
-        let analytics = Analytics(destinations: [gate, other])
+        let analytics = AnalyticsClient(destinations: [gate, other])
         analytics.track("being delivered")
         await gate.waitUntilBlocked()
         analytics.track("queued 1")
@@ -63,7 +64,7 @@ struct LifecycleTests {
 
     @Test func aClientCanStartOptedOut() async {
         let memory = InMemoryDestination()
-        let analytics = Analytics(destinations: [memory], configuration: .init(startsOptedIn: false))
+        let analytics = AnalyticsClient(destinations: [memory], configuration: .init(startsOptedIn: false))
         analytics.track("e")
         analytics.optIn()
         analytics.track("f")
@@ -74,7 +75,7 @@ struct LifecycleTests {
     @Test func aClientThatGoesAwayStillDeliversWhatWasQueued() async {
         let memory = AwaitingDestination()
         do {
-            let analytics = Analytics(destinations: [memory])
+            let analytics = AnalyticsClient(destinations: [memory])
             for _ in 0..<10 { analytics.track("e") }
         }
         await memory.waitForCount(10)

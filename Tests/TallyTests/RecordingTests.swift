@@ -137,7 +137,7 @@ struct RecordingDestinationTests {
         let folder = try TemporaryFolder()
         let url = folder.file("app.jsonl")
         let recording = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
-        let analytics = Analytics(destinations: [recording])
+        let analytics = AnalyticsClient(destinations: [recording])
         analytics.screen("Login")
         analytics.track("login_tapped", ["action": "tap"])
         await analytics.flush()
@@ -150,7 +150,7 @@ struct RecordingDestinationTests {
     @Test func theCallbackSinkGetsTheWholeLogEachTime() async throws {
         let logs = LockedBox<[String]>([])
         let sink = CallbackRecordingSink { log in logs.mutate { $0.append(log) } }
-        let analytics = Analytics(destinations: [RecordingDestination(sink: sink)])
+        let analytics = AnalyticsClient(destinations: [RecordingDestination(sink: sink)])
         analytics.track("a")
         analytics.track("b")
         await analytics.flush()
@@ -169,7 +169,7 @@ struct RecordingDestinationTests {
         let url = folder.file("env.jsonl")
         let recording = try #require(
             try RecordingDestination.fromEnvironment(["TALLY_RECORD": url.path], arguments: ["app"], source: "app"))
-        let analytics = Analytics(destinations: [recording])
+        let analytics = AnalyticsClient(destinations: [recording])
         analytics.track("from_env")
         await analytics.flush()
         #expect(try RecordingFile(contentsOf: url).records.map(\.event.name) == ["from_env"])
@@ -195,7 +195,7 @@ struct RecordingDestinationTests {
         let run = folder.url.appendingPathComponent("run")
         let first = try #require(try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
         let second = try #require(try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
-        let analytics = Analytics(destinations: [first, second])
+        let analytics = AnalyticsClient(destinations: [first, second])
         analytics.track("e")
         await analytics.flush()
         let files = try FileManager.default.contentsOfDirectory(atPath: run.path).sorted()

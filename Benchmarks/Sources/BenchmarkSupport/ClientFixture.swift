@@ -11,7 +11,7 @@ import Tally
 /// ```
 public final class ClientFixture: Sendable {
     /// The client under test.
-    public let analytics: Analytics
+    public let analytics: AnalyticsClient
     /// The three destinations, in order.
     public let destinations: [CountingDestination]
 
@@ -33,10 +33,10 @@ public final class ClientFixture: Sendable {
         destinations = ["first", "second", "third"].map { CountingDestination(name: $0) }
         var processors = Self.processors()
         if let gate { processors.insert(gate.processor, at: 0) }
-        analytics = Analytics(
+        analytics = AnalyticsClient(
             processors: processors,
             destinations: destinations,
-            configuration: Analytics.Configuration(
+            configuration: AnalyticsClient.Configuration(
                 buffering: buffering, destinationBuffering: destinationBuffering ?? buffering)
         )
     }

@@ -1,5 +1,6 @@
 import Synchronization
 import Tally
+import TallyTesting
 
 /// A destination that only counts what it receives, so memory stays flat however many events a benchmark
 /// sends (an ``InMemoryDestination`` would keep every envelope).

@@ -21,7 +21,7 @@ public final class WorkerGate: Sendable {
 
     /// Tracks the marker and waits until the worker holds it. Call with the client's queues empty (after a
     /// flush), so the worker reaches the marker at once.
-    public func pause(_ analytics: Analytics) {
+    public func pause(_ analytics: AnalyticsClient) {
         analytics.track(.screen(Self.markerName))
         entered.wait()
     }

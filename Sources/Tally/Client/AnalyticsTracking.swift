@@ -1,6 +1,6 @@
 /// The small protocol app code depends on to track events.
 ///
-/// Give view models and services an `any AnalyticsTracking`: the app passes its ``Analytics`` client,
+/// Give view models and services an `any AnalyticsTracking`: the app passes its ``AnalyticsClient`` client,
 /// tests pass an `AnalyticsSpy` from TallyTesting. App code never sees a vendor SDK.
 ///
 /// ```swift
@@ -38,16 +38,16 @@ extension AnalyticsTracking {
 
     /// Says who the user is. Later events carry `userId` until ``reset()``.
     public func identify(userId: String, traits: [String: PropertyValue] = [:]) {
-        track(Event(kind: .identify, name: userId, properties: traits))
+        track(.identify(userId: userId, traits: traits))
     }
 
     /// Says the user belongs to a group, such as a company account.
     public func group(_ groupId: String, traits: [String: PropertyValue] = [:]) {
-        track(Event(kind: .group, name: groupId, properties: traits))
+        track(.group(groupId, traits: traits))
     }
 
     /// Gives the current user a new id; later events carry `newId`.
     public func alias(_ newId: String) {
-        track(Event(kind: .alias, name: newId))
+        track(.alias(newId))
     }
 }

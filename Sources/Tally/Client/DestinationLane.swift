@@ -87,7 +87,7 @@ final class DestinationLane: @unchecked Sendable {
                 }
                 if pendingEvents >= buffering.capacity {
                     dropped += 1
-                    if firstDropped == nil { firstDropped = delivery.envelope.event.name }
+                    if firstDropped == nil { firstDropped = delivery.envelope.event.problemName }
                     continue
                 }
                 pendingEvents += 1
@@ -166,14 +166,14 @@ final class DestinationLane: @unchecked Sendable {
                 } catch var problem as Problem {
                     tally.dropped[.rejected, default: 0] += 1
                     problem.outcome = .dropped
-                    if problem.eventName == nil { problem.eventName = delivery.envelope.event.name }
+                    if problem.eventName == nil { problem.eventName = delivery.envelope.event.problemName }
                     context.report(problem)
                 } catch {
                     tally.dropped[.failed, default: 0] += 1
                     context.report(
                         Problem(
                             .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                            eventName: delivery.envelope.event.name))
+                            eventName: delivery.envelope.event.problemName))
                 }
             case .flush(let barrier):
                 commit(&tally)

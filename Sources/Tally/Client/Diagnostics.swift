@@ -8,7 +8,7 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let invalidEvent = DropReason(rawValue: "invalid_event")
     /// The user had opted out: tracked while opted out, or still queued when they opted out.
     public static let optedOut = DropReason(rawValue: "opted_out")
-    /// Tracked after ``Analytics/shutdown()``.
+    /// Tracked after ``AnalyticsClient/shutdown()``.
     public static let afterShutdown = DropReason(rawValue: "after_shutdown")
     /// A buffer was full and its policy was ``Buffering/OverflowPolicy/dropNewest``.
     public static let bufferFull = DropReason(rawValue: "buffer_full")
@@ -25,7 +25,7 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
 
 /// A snapshot of what a client did: how many events were tracked, delivered and dropped, and why.
 ///
-/// Read it with ``Analytics/diagnostics``. After ``Analytics/flush()`` every tracked event is accounted for
+/// Read it with ``AnalyticsClient/diagnostics``. After ``AnalyticsClient/flush()`` every tracked event is accounted for
 /// at every destination: `tracked == totalDropped + delivered + routedAway + dropped` for each destination,
 /// where ``totalDropped`` is the client's drops and the last three are that destination's own (see
 /// ``accounted(at:)``).
@@ -37,7 +37,7 @@ public struct Diagnostics: Sendable, Hashable {
     public var dropped: [DropReason: Int] = [:]
     /// Per destination, by name.
     public var destinations: [String: DestinationDiagnostics] = [:]
-    /// The most recent problems, oldest first (at most ``Analytics/Configuration/problemHistoryLimit``).
+    /// The most recent problems, oldest first (at most ``AnalyticsClient/Configuration/problemHistoryLimit``).
     public var recentProblems: [Problem] = []
 
     /// Events delivered to each destination, by name.
@@ -47,7 +47,7 @@ public struct Diagnostics: Sendable, Hashable {
     public var totalDropped: Int { dropped.values.reduce(0, +) }
 
     /// The events accounted for at one destination: dropped by the client, delivered there, routed away
-    /// from it, or dropped there. Equals ``tracked`` after ``Analytics/flush()``.
+    /// from it, or dropped there. Equals ``tracked`` after ``AnalyticsClient/flush()``.
     public func accounted(at destination: String) -> Int {
         let counts = destinations[destination] ?? DestinationDiagnostics()
         return totalDropped + counts.delivered + counts.routedAway + counts.dropped.values.reduce(0, +)

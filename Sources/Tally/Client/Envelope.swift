@@ -15,7 +15,7 @@ public struct Envelope: Sendable, Hashable {
     /// The user id known when the event was tracked, if any. For ``Event/Kind/alias`` events it is the
     /// previous id.
     public var userId: String?
-    /// The anonymous id of the device or install, stable for the client's life until ``Analytics/reset()``.
+    /// The anonymous id of the device or install, stable for the client's life until ``AnalyticsClient/reset()``.
     public var anonymousId: String
     /// Facts about the app, device or library that processors add, such as `app_version`.
     public var context: [String: PropertyValue]

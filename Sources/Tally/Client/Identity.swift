@@ -2,7 +2,7 @@ import Foundation
 
 /// Who the client says events come from.
 public struct Identity: Sendable, Hashable, Codable {
-    /// The id of this install, created once and kept until ``Analytics/reset()``.
+    /// The id of this install, created once and kept until ``AnalyticsClient/reset()``.
     public var anonymousId: String
     /// The signed-in user's id, set by ``AnalyticsTracking/identify(userId:traits:)`` and ``Event/alias(_:)``.
     public var userId: String?

@@ -10,7 +10,7 @@ enum QueueItem {
     case reset
 }
 
-/// The engine behind ``Analytics``: the callers' queue, the worker thread, identity and consent.
+/// The engine behind ``AnalyticsClient``: the callers' queue, the worker thread, identity and consent.
 ///
 /// `@unchecked Sendable`: the state below `monitor` is only touched with `monitor` held; the worker-only
 /// state (`processors`, `lanes`, `limits`) is written in `init` and then only read by the worker thread.
@@ -42,7 +42,7 @@ final class Pipeline: @unchecked Sendable {
     private var blockedCallers = 0
     private var blockedCallerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
-    init(processors: [any Processor], destinations: [any Destination], configuration: Analytics.Configuration) {
+    init(processors: [any Processor], destinations: [any Destination], configuration: AnalyticsClient.Configuration) {
         let center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
         self.center = center
         self.processors = processors.map { processor in
@@ -115,7 +115,7 @@ final class Pipeline: @unchecked Sendable {
                         Problem(
                             .trackedAfterShutdown,
                             "An event was tracked after shutdown(); it and any later ones are ignored",
-                            outcome: .dropped, eventName: event.name))
+                            outcome: .dropped, eventName: event.problemName))
                 }
                 return
             }
@@ -145,7 +145,7 @@ final class Pipeline: @unchecked Sendable {
                     Problem(
                         .bufferFull,
                         "The client's queue is full (\(buffering.capacity) events); new events are dropped until the worker catches up",
-                        outcome: .dropped, eventName: event.name))
+                        outcome: .dropped, eventName: event.problemName))
             }
             return
         }
@@ -194,14 +194,14 @@ final class Pipeline: @unchecked Sendable {
 
     /// Identify and alias change who later events come from. Called with the lock held.
     private func updateIdentity(for event: Event, envelope: inout Envelope) {
-        guard limits.acceptsName(event.name) else { return }  // the input limits drop this event later
+        guard limits.acceptsName(event.subject) else { return }  // the input limits drop this event later
         switch event.kind {
         case .identify:
-            identity.userId = event.name
-            identity.traits.merge(event.properties) { _, new in new }
-            envelope.userId = event.name
+            identity.userId = event.userId
+            identity.traits.merge(event.traits) { _, new in new }
+            envelope.userId = event.userId
         case .alias:
-            identity.userId = event.name
+            identity.userId = event.userId
         default:
             return
         }

@@ -1,7 +1,7 @@
 /// Something the client noticed about an event: bad input it sanitized or rejected, a vendor limit, a
 /// destination that failed, an event it had to drop.
 ///
-/// Problems reach the app through ``Analytics/Configuration/onProblem`` and ``Diagnostics/recentProblems``,
+/// Problems reach the app through ``AnalyticsClient/Configuration/onProblem`` and ``Diagnostics/recentProblems``,
 /// and tests read them the same way. A destination may also throw a `Problem` from
 /// ``Destination/receive(_:context:)`` to reject an event by rule; it is then counted as rejected, not
 /// failed.
@@ -34,7 +34,7 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         public static let destinationFailed = Code("destination_failed")
         /// A destination's buffer was full and an event was dropped by its overflow policy.
         public static let bufferFull = Code("buffer_full")
-        /// An event was tracked after ``Analytics/shutdown()``.
+        /// An event was tracked after ``AnalyticsClient/shutdown()``.
         public static let trackedAfterShutdown = Code("tracked_after_shutdown")
         /// Two destinations had the same name; the later one was renamed.
         public static let duplicateDestinationName = Code("duplicate_destination_name")

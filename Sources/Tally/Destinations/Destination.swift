@@ -11,8 +11,8 @@
 ///   delivery failed (counted as failed). Either way the client reports it and carries on. Events are not
 ///   retried.
 /// - Report a change you made to respect a limit with ``DeliveryContext/report(_:)``, then deliver.
-/// - ``flush()`` runs when the app calls ``Analytics/flush()``, after every earlier event was received;
-///   ``reset()`` runs, in order with the events, when the app calls ``Analytics/reset()``.
+/// - ``flush()`` runs when the app calls ``AnalyticsClient/flush()``, after every earlier event was received;
+///   ``reset()`` runs, in order with the events, when the app calls ``AnalyticsClient/reset()``.
 ///
 /// ```swift
 /// struct PrintDestination: Destination {
@@ -35,11 +35,11 @@ public protocol Destination: Sendable {
     func receive(_ envelope: Envelope, context: DeliveryContext) throws
 
     /// Pushes out anything the destination buffers. Called on the destination's thread by
-    /// ``Analytics/flush()`` after every earlier event was received. The default does nothing.
+    /// ``AnalyticsClient/flush()`` after every earlier event was received. The default does nothing.
     func flush()
 
     /// Forgets the signed-in user, as the vendor SDK's own reset does. Called on the destination's thread
-    /// by ``Analytics/reset()``, after every event tracked before the reset and before any tracked after
+    /// by ``AnalyticsClient/reset()``, after every event tracked before the reset and before any tracked after
     /// it. The default does nothing.
     func reset()
 }

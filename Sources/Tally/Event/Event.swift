@@ -19,14 +19,17 @@
 ///
 /// `tally gen` emits this same form from a tracking plan.
 ///
-/// ## What the name means for each kind
-/// | kind | `name` | `properties` |
-/// |---|---|---|
-/// | ``Kind/track`` | the event name | event properties |
-/// | ``Kind/screen`` | the screen name | screen properties |
-/// | ``Kind/identify`` | the user id | traits |
-/// | ``Kind/group`` | the group id | group traits |
-/// | ``Kind/alias`` | the new user id | none; the previous id is the envelope's identity |
+/// ## What each kind carries
+/// | kind | made with | `name` | ids | `properties` |
+/// |---|---|---|---|---|
+/// | ``Kind/track`` | ``track(_:_:)`` | the event name | | event properties |
+/// | ``Kind/screen`` | ``screen(_:_:)`` | the screen name | | screen properties |
+/// | ``Kind/identify`` | ``identify(userId:traits:)`` | empty | ``userId`` | the user's ``traits`` |
+/// | ``Kind/group`` | ``group(_:traits:)`` | empty | ``groupId`` | the group's ``traits`` |
+/// | ``Kind/alias`` | ``alias(_:)`` | empty | ``userId``, the new id | none; the previous id is the envelope's |
+///
+/// Only track and screen events have names: identify, group and alias carry ids, which are never event
+/// names, so plans, coverage and vendor destinations never mistake a user id for an event.
 public struct Event: Sendable, Hashable {
     /// The kinds of call an app can make, after Segment's spec.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -44,16 +47,27 @@ public struct Event: Sendable, Hashable {
 
     /// The kind of call.
     public var kind: Kind
-    /// The event name, screen name, user id, group id or new id, depending on ``kind``.
+    /// The event name of a track event, the screen name of a screen event; empty for the other kinds.
     public var name: String
-    /// The properties or traits, depending on ``kind``.
+    /// The properties of a track or screen event, the traits of an identify or group event.
     public var properties: [String: PropertyValue]
+    /// The user an identify event names, or the new id an alias event gives the current user; nil for the
+    /// other kinds.
+    public var userId: String?
+    /// The group a group event names; nil for the other kinds.
+    public var groupId: String?
 
-    /// Creates an event of any kind.
-    public init(kind: Kind, name: String, properties: [String: PropertyValue] = [:]) {
+    /// Creates an event of any kind. Prefer the factories (``track(_:_:)``, ``identify(userId:traits:)``…),
+    /// which set the fields each kind carries.
+    public init(
+        kind: Kind, name: String = "", properties: [String: PropertyValue] = [:], userId: String? = nil,
+        groupId: String? = nil
+    ) {
         self.kind = kind
         self.name = name
         self.properties = properties
+        self.userId = userId
+        self.groupId = groupId
     }
 
     /// Creates a track event.
@@ -63,6 +77,13 @@ public struct Event: Sendable, Hashable {
     /// ```
     public init(_ name: String, _ properties: [String: PropertyValue] = [:]) {
         self.init(kind: .track, name: name, properties: properties)
+    }
+
+    /// The traits of an identify or group event: the same storage as ``properties``, named for what it
+    /// holds on those kinds.
+    public var traits: [String: PropertyValue] {
+        get { properties }
+        set { properties = newValue }
     }
 }
 
@@ -79,39 +100,70 @@ extension Event {
 
     /// An identify event. The client also remembers `userId` for the events that follow.
     public static func identify(userId: String, traits: [String: PropertyValue] = [:]) -> Event {
-        Event(kind: .identify, name: userId, properties: traits)
+        Event(kind: .identify, properties: traits, userId: userId)
     }
 
     /// A group event: the user belongs to `groupId`.
     public static func group(_ groupId: String, traits: [String: PropertyValue] = [:]) -> Event {
-        Event(kind: .group, name: groupId, properties: traits)
+        Event(kind: .group, properties: traits, groupId: groupId)
     }
 
     /// An alias event: from now on the current user is `newId`. The client takes the previous id from the
     /// identity it holds when the event is tracked.
     public static func alias(_ newId: String) -> Event {
-        Event(kind: .alias, name: newId)
+        Event(kind: .alias, userId: newId)
     }
 }
 
+extension Event {
+    /// What the name rules apply to: the name of a track or screen event, the id an identify, alias or
+    /// group event carries.
+    package var subject: String {
+        switch kind {
+        case .track, .screen: name
+        case .identify, .alias: userId ?? ""
+        case .group: groupId ?? ""
+        }
+    }
+
+    /// What ``subject`` is called in messages: "event name", "screen name", "user id" or "group id".
+    package var subjectNoun: String {
+        switch kind {
+        case .track: "event name"
+        case .screen: "screen name"
+        case .identify, .alias: "user id"
+        case .group: "group id"
+        }
+    }
+
+    /// How problems name the event: its name, or its kind when it has none (identify, group, alias).
+    package var problemName: String { name.isEmpty ? kind.rawValue : name }
+}
+
 extension Event: CustomStringConvertible {
-    /// One line: kind, name and properties as sorted JSON, for example
-    /// `track menu_item_ordered {"item_name":"Pizza"}`.
+    /// One line: kind, name or id, and properties as sorted JSON, for example
+    /// `track menu_item_ordered {"item_name":"Pizza"}` or `identify userId=u-42 {"plan":"pro"}`.
     public var description: String {
-        properties.isEmpty ? "\(kind.rawValue) \(name)" : "\(kind.rawValue) \(name) \(properties.jsonString)"
+        var text = kind.rawValue
+        if !name.isEmpty || (userId == nil && groupId == nil) { text += " \(name)" }
+        if let userId { text += " userId=\(userId)" }
+        if let groupId { text += " groupId=\(groupId)" }
+        return properties.isEmpty ? text : "\(text) \(properties.jsonString)"
     }
 }
 
 extension Event: Codable {
     private enum CodingKeys: String, CodingKey {
-        case kind, name, properties
+        case kind, name, properties, userId, groupId
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.kind = try container.decode(Kind.self, forKey: .kind)
-        self.name = try container.decode(String.self, forKey: .name)
+        self.name = try container.decodeIfPresent(String.self, forKey: .name) ?? ""
         self.properties = try container.decodeIfPresent([String: PropertyValue].self, forKey: .properties) ?? [:]
+        self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
+        self.groupId = try container.decodeIfPresent(String.self, forKey: .groupId)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,5 +171,7 @@ extension Event: Codable {
         try container.encode(kind, forKey: .kind)
         try container.encode(name, forKey: .name)
         try container.encode(properties, forKey: .properties)
+        try container.encodeIfPresent(userId, forKey: .userId)
+        try container.encodeIfPresent(groupId, forKey: .groupId)
     }
 }

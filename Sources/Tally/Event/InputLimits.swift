@@ -7,6 +7,10 @@ import Foundation
 /// |---|---|---|
 /// | name empty or only whitespace | event dropped | ``Problem/Code/emptyName`` |
 /// | name longer than ``maximumNameLength`` characters (256) | event dropped | ``Problem/Code/nameTooLong`` |
+///
+/// The name rules apply to the name of a track or screen event, and to the id an identify or alias event
+/// (``Event/userId``) or a group event (``Event/groupId``) carries.
+///
 /// | empty property key | property removed | ``Problem/Code/emptyPropertyKey`` |
 /// | NaN or an infinity | replaced by `null` | ``Problem/Code/nonFiniteNumber`` |
 /// | string longer than ``maximumStringBytes`` UTF-8 bytes (64 KiB) | cut to the longest prefix of whole characters that fits | ``Problem/Code/stringTooLong`` |
@@ -53,17 +57,21 @@ public struct InputLimits: Sendable, Hashable {
     /// - Returns: the event to deliver, or nil when it must be dropped, and one problem per rule broken.
     public func sanitize(_ event: Event) -> (event: Event?, problems: [Problem]) {
         var problems: [Problem] = []
-        let name = event.name
-        if Self.isBlank(name) {
-            problems.append(
-                Problem(.emptyName, "The event name is empty or only whitespace", outcome: .dropped, eventName: name))
-            return (nil, problems)
-        }
-        if name.utf8.count > maximumNameLength, name.count > maximumNameLength {
+        let subject = event.subject
+        let name = event.problemName
+        if Self.isBlank(subject) {
             problems.append(
                 Problem(
-                    .nameTooLong, "The event name has \(name.count) characters; at most \(maximumNameLength) are allowed",
-                    outcome: .dropped, eventName: String(name.prefix(64)) + "…"))
+                    .emptyName, "The \(event.subjectNoun) is empty or only whitespace", outcome: .dropped,
+                    eventName: name))
+            return (nil, problems)
+        }
+        if subject.utf8.count > maximumNameLength, subject.count > maximumNameLength {
+            problems.append(
+                Problem(
+                    .nameTooLong,
+                    "The \(event.subjectNoun) has \(subject.count) characters; at most \(maximumNameLength) are allowed",
+                    outcome: .dropped, eventName: event.name.isEmpty ? name : String(subject.prefix(64)) + "…"))
             return (nil, problems)
         }
         guard needsWork(event.properties) else { return (event, []) }

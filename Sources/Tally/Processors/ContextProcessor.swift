@@ -3,7 +3,7 @@ import Foundation
 /// Adds fixed facts to every envelope's ``Envelope/context``, such as the app version or the library.
 ///
 /// ```swift
-/// Analytics(processors: [.context(["app_version": "2.3.0"])], destinations: [...])
+/// AnalyticsClient(processors: [.context(["app_version": "2.3.0"])], destinations: [...])
 /// ```
 ///
 /// Values already in the context win over these.

@@ -50,7 +50,7 @@ public struct ProcessingContext: Sendable {
         self.reporter = report
     }
 
-    /// Reports a problem with the event being processed: it reaches ``Analytics/Configuration/onProblem``
+    /// Reports a problem with the event being processed: it reaches ``AnalyticsClient/Configuration/onProblem``
     /// and ``Diagnostics/recentProblems``.
     public func report(_ problem: Problem) { reporter(problem) }
 }

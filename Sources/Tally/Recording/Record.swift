@@ -14,7 +14,8 @@ import Foundation
 /// | key | meaning |
 /// |---|---|
 /// | `tally_record` | the format version, ``currentVersion`` (1) |
-/// | `kind`, `name`, `properties` | what the app said (``Event``) |
+/// | `kind`, `name`, `properties` | what the app said (``Event``); `name` is empty for identify, group and alias |
+/// | `event_user_id`, `group_id` | the ids an identify or alias event (``Event/userId``) or a group event (``Event/groupId``) carries; absent otherwise |
 /// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
 /// | `source` | who wrote the line, such as the process name or a test's name |
 ///
@@ -48,6 +49,14 @@ public struct Record: Sendable, Hashable {
         writer.writeString(envelope.event.name)
         writer.writeRaw(#","properties":"#)
         writer.writeObject(envelope.event.properties)
+        if let userId = envelope.event.userId {
+            writer.writeRaw(#","event_user_id":"#)
+            writer.writeString(userId)
+        }
+        if let groupId = envelope.event.groupId {
+            writer.writeRaw(#","group_id":"#)
+            writer.writeString(groupId)
+        }
         writer.writeRaw(#","message_id":"#)
         writer.writeString(envelope.messageId.description)
         writer.writeRaw(#","timestamp":"#)
@@ -67,7 +76,8 @@ public struct Record: Sendable, Hashable {
     /// Reads one line written by ``line`` (with or without its newline).
     ///
     /// Missing envelope fields get neutral values (`message_id` 0, `timestamp` 1970, empty anonymous id), so
-    /// hand-written recordings need only `tally_record`, `kind` and `name`.
+    /// hand-written recordings need only `tally_record`, `kind` and `name` (or, for identify, group and
+    /// alias, the id they carry).
     ///
     /// - Throws: ``RecordError`` when the line is not JSON, not an object, has another version, or lacks
     ///   `kind` or `name`.
@@ -93,9 +103,11 @@ public struct Record: Sendable, Hashable {
         guard let kindName = parsed.kind, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard let name = parsed.name else { throw RecordError("Missing \"name\"") }
+        let event = try Self.event(
+            kind: kind, name: parsed.name, properties: parsed.properties, userId: parsed.eventUserId,
+            groupId: parsed.groupId)
         envelope = Envelope(
-            event: Event(kind: kind, name: name, properties: parsed.properties),
+            event: event,
             messageId: parsed.messageId.flatMap(MessageID.init) ?? MessageID(prefix: 0, sequence: 0),
             timestamp: parsed.timestamp.flatMap(ISO8601.date(from:)) ?? Date(timeIntervalSince1970: 0),
             userId: parsed.userId, anonymousId: parsed.anonymousId ?? "", context: parsed.context)
@@ -108,6 +120,8 @@ public struct Record: Sendable, Hashable {
         var kind: String?
         var name: String?
         var properties: [String: PropertyValue] = [:]
+        var eventUserId: String?
+        var groupId: String?
         var messageId: String?
         var timestamp: String?
         var anonymousId: String?
@@ -124,6 +138,8 @@ public struct Record: Sendable, Hashable {
                 case "kind": fields.kind = value.stringValue
                 case "name": fields.name = value.stringValue
                 case "properties": fields.properties = value.objectValue ?? [:]
+                case "event_user_id": fields.eventUserId = value.stringValue
+                case "group_id": fields.groupId = value.stringValue
                 case "message_id": fields.messageId = value.stringValue
                 case "timestamp": fields.timestamp = value.stringValue
                 case "anonymous_id": fields.anonymousId = value.stringValue
@@ -150,6 +166,8 @@ extension Record {
         var kindName: String?
         var name: String?
         var properties: [String: PropertyValue] = [:]
+        var userId: String?
+        var groupId: String?
         do {
             try JSONReader.readMembers(line) { key, reader throws(JSONError) in
                 switch key {
@@ -157,6 +175,8 @@ extension Record {
                 case "kind": kindName = try reader.nextValue().stringValue
                 case "name": name = try reader.nextValue().stringValue
                 case "properties": properties = try reader.nextValue().objectValue ?? [:]
+                case "event_user_id": userId = try reader.nextValue().stringValue
+                case "group_id": groupId = try reader.nextValue().stringValue
                 default: try reader.skipValue()
                 }
             }
@@ -170,8 +190,25 @@ extension Record {
         guard let kindName, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        guard let name else { throw RecordError("Missing \"name\"") }
-        return Event(kind: kind, name: name, properties: properties)
+        return try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId)
+    }
+
+    /// The event a record describes: track and screen records need a `name`, identify and alias records an
+    /// `event_user_id`, group records a `group_id`.
+    private static func event(
+        kind: Event.Kind, name: String?, properties: [String: PropertyValue], userId: String?, groupId: String?
+    ) throws(RecordError) -> Event {
+        switch kind {
+        case .track, .screen:
+            guard let name else { throw RecordError("Missing \"name\"") }
+            return Event(kind: kind, name: name, properties: properties)
+        case .identify, .alias:
+            guard let userId else { throw RecordError("Missing \"event_user_id\" for \(kind.rawValue)") }
+            return Event(kind: kind, name: name ?? "", properties: properties, userId: userId)
+        case .group:
+            guard let groupId else { throw RecordError("Missing \"group_id\" for group") }
+            return Event(kind: kind, name: name ?? "", properties: properties, groupId: groupId)
+        }
     }
 }
 

@@ -8,11 +8,11 @@ import Foundation
 /// ```swift
 /// var destinations: [any Destination] = [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)]
 /// if let recording = try RecordingDestination.fromEnvironment() { destinations.append(recording) }
-/// let analytics = Analytics(destinations: destinations)
+/// let analytics = AnalyticsClient(destinations: destinations)
 /// ```
 ///
 /// A test then launches the app with `TALLY_RECORD=/tmp/run/app.jsonl` and reads the file with
-/// `Recording` from TallyTesting.
+/// `RecordingReader` from TallyTesting.
 public struct RecordingDestination: Destination {
     public let name: String
     /// Who writes the records (written into each record's `source`).

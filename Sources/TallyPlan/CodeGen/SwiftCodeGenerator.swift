@@ -153,8 +153,14 @@ public struct SwiftCodeGenerator: Sendable {
         }
 
         let body = indent + indent
-        let name = event.idLabel ?? SwiftNames.literal(planned.name)
         let kind = ".\(planned.kind.rawValue)"
+        // Track and screen events carry their name; identify, group and alias the id passed in.
+        let (before, after): (String, String) =
+            switch planned.kind {
+            case .track, .screen: (", name: \(SwiftNames.literal(planned.name))", "")
+            case .identify, .alias: ("", ", userId: \(event.idLabel ?? "userId")")
+            case .group: ("", ", groupId: \(event.idLabel ?? "groupId")")
+            }
         let fixed: [(String, String)] =
             event.constants.map { ($0.property, $0.literal) }
             + event.parameters.filter { !$0.isOptional }.map { parameter in
@@ -166,7 +172,7 @@ public struct SwiftCodeGenerator: Sendable {
             }
         let optional = event.parameters.filter(\.isOptional)
         if fixed.isEmpty && optional.isEmpty {
-            lines.append("\(body)Event(kind: \(kind), name: \(name))")
+            lines.append("\(body)Event(kind: \(kind)\(before)\(after))")
         } else {
             let declaration = optional.isEmpty ? "let" : "var"
             if fixed.isEmpty {
@@ -183,7 +189,7 @@ public struct SwiftCodeGenerator: Sendable {
                     "\(body)if let value = \(parameter.label) { properties[\(SwiftNames.literal(parameter.property))] = \(parameter.convert("value")) }"
                 )
             }
-            lines.append("\(body)return Event(kind: \(kind), name: \(name), properties: properties)")
+            lines.append("\(body)return Event(kind: \(kind)\(before), properties: properties\(after))")
         }
         lines.append("\(indent)}")
         return lines
@@ -201,9 +207,9 @@ public struct SwiftCodeGenerator: Sendable {
 
     private static func idDocumentation(_ kind: Event.Kind) -> String {
         switch kind {
-        case .identify: return "The user's id, sent as the event name."
-        case .group: return "The group's id, sent as the event name."
-        default: return "The user's new id, sent as the event name."
+        case .identify: return "The user's id (the event's `userId`)."
+        case .group: return "The group's id (the event's `groupId`)."
+        default: return "The user's new id (the event's `userId`)."
         }
     }
 }

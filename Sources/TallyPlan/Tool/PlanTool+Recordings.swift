@@ -51,18 +51,18 @@ extension PlanTool {
         return (events, files)
     }
 
-    /// `tally check --plan PLAN RECORDING...`: validates every recorded event and prints the violations
+    /// `tally validate --plan PLAN RECORDING...`: validates every recorded event and prints the violations
     /// grouped by event, with counts.
     ///
-    /// Exit codes: 0 every event conforms, 1 violations, 65 invalid plan or recording, 66 missing file.
-    package static func check(
+    /// Exit codes: 0 every event is valid, 1 violations, 65 invalid plan or recording, 66 missing file.
+    package static func validate(
         planPath: String, recordings: [String], json: Bool = false, style: TerminalStyle = .plain
     ) -> ToolOutput {
         var output = ToolOutput()
         guard let plan = loadPlan(planPath, into: &output, style: style),
             let (events, files) = readRecordings(recordings, into: &output, style: style)
         else { return output }
-        let report = CheckReport(plan: plan, events: events)
+        let report = ValidationReport(plan: plan, events: events)
         output.standardOutput = json ? report.json(files: files) : report.text(files: files, style: style)
         output.exitCode = report.violationCount == 0 ? ToolExitCode.success : ToolExitCode.checkFailed
         return output
@@ -161,7 +161,7 @@ extension PlanTool {
 }
 
 /// Violations of a set of recorded events, grouped by event.
-struct CheckReport {
+struct ValidationReport {
     struct Group {
         var name: String
         var kind: Event.Kind
@@ -211,7 +211,7 @@ struct CheckReport {
             }
         }
         let verdict = violationCount == 0
-            ? style.green("every event conforms")
+            ? style.green("every event is valid")
             : style.red("\(violationCount) violation\(violationCount == 1 ? "" : "s")") + " in \(failingEvents) event\(failingEvents == 1 ? "" : "s")"
         lines.append("Checked \(checked) event\(checked == 1 ? "" : "s") from \(files) recording\(files == 1 ? "" : "s"): \(verdict)")
         return lines.joined(separator: "\n") + "\n"

@@ -7,7 +7,7 @@ import Tally
 /// Add it to the client's processors, usually last so it sees events as destinations will:
 ///
 /// ```swift
-/// let analytics = Analytics(
+/// let analytics = AnalyticsClient(
 ///     processors: [.redact(keys: ["email"]), .validate(against: plan, mode: .report)],
 ///     destinations: [FirebaseDestination(adapter: firebase)],
 ///     configuration: .init(onProblem: { problem in logger.warning("\(problem)") })
@@ -24,7 +24,7 @@ import Tally
 ///
 /// ## Where problems go
 /// Run by a client, the processor reports through the client's `ProcessingContext`: problems reach
-/// `Analytics.Configuration.onProblem` and `Diagnostics.recentProblems` like the client's own. An optional
+/// `AnalyticsClient.Configuration.onProblem` and `Diagnostics.recentProblems` like the client's own. An optional
 /// `reporter` gets them too, and is the only destination when ``process(_:)`` is called directly.
 ///
 /// ## Failing in tests
@@ -125,7 +125,7 @@ extension Processor where Self == PlanValidationProcessor {
     /// Checks every event against `plan`. See ``PlanValidationProcessor`` for the modes.
     ///
     /// ```swift
-    /// Analytics(processors: [.validate(against: plan, mode: .drop)], destinations: [...])
+    /// AnalyticsClient(processors: [.validate(against: plan, mode: .drop)], destinations: [...])
     /// ```
     public static func validate(
         against plan: TrackingPlan, mode: PlanValidationProcessor.Mode,

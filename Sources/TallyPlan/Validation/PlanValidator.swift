@@ -3,7 +3,7 @@ import Tally
 /// Checks events against a tracking plan, fast enough to run on every event an app sends.
 ///
 /// Create one per plan and keep it: creating it compiles the plan into lookups and regular expressions.
-/// Validating an event that conforms allocates nothing; each violation found is described by a
+/// Validating a valid event allocates nothing; each violation found is described by a
 /// ``PlanViolation`` with its path, rule and value.
 ///
 /// ```swift
@@ -64,7 +64,7 @@ public struct PlanValidator: Sendable {
         self.alias = byKind[.alias]
     }
 
-    /// The violations of one event, sorted by path; empty when it conforms.
+    /// The violations of one event, sorted by path; empty when it is valid.
     public func validate(_ event: Event) -> [PlanViolation] {
         validate(event, index: nil)
     }
@@ -80,8 +80,8 @@ public struct PlanValidator: Sendable {
         return violations
     }
 
-    /// Whether `event` conforms to the plan.
-    public func conforms(_ event: Event) -> Bool {
+    /// Whether `event` is valid against the plan.
+    public func isValid(_ event: Event) -> Bool {
         validate(event, index: nil).isEmpty
     }
 

@@ -324,7 +324,7 @@ extension CallRecorder {
     private func fail(
         _ message: String, _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt
     ) -> Bool {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
         return false
     }
 }

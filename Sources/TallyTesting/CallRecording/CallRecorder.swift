@@ -286,7 +286,7 @@ public final class CallRecorder: Sendable {
     }
 
     func report(_ message: String, at location: Location) {
-        reportIssue(
+        reportFailure(
             message, fileID: location.fileID, filePath: location.filePath, line: location.line,
             column: location.column)
     }

@@ -3,7 +3,7 @@ import Foundation
 import Tally
 
 /// What an expectation looks at: the events recorded since the scope began (see
-/// ``EventRecording/expect(when:_:)-(()->Void,_)``), and which of them earlier expectations accounted for.
+/// ``EventRecorder/expect(when:_:)-(()->Void,_)``), and which of them earlier expectations accounted for.
 ///
 /// Taking one costs two array references, not a copy of the events, so an expectation over 100,000 events
 /// spends its time comparing them.

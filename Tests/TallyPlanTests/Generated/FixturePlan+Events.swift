@@ -122,7 +122,7 @@ extension Event {
     /// Identifies the user, with the traits of `user`.
     ///
     /// - Parameters:
-    ///   - userId: The user's id, sent as the event name.
+    ///   - userId: The user's id (the event's `userId`).
     ///   - signedUpAt: `signed_up_at`
     ///   - plan: `plan`
     ///   - score: `score`
@@ -143,7 +143,7 @@ extension Event {
         if let value = score { properties["score"] = value }
         if let value = tags { properties["tags"] = .array(value.map { element -> PropertyValue in .string(element.rawValue) }) }
         if let value = userId2 { properties["user_id"] = .string(value) }
-        return Event(kind: .identify, name: userId, properties: properties)
+        return Event(kind: .identify, properties: properties, userId: userId)
     }
 
     /// The account the user belongs to.
@@ -151,7 +151,7 @@ extension Event {
     /// Puts the user in a group, with the traits of `account`.
     ///
     /// - Parameters:
-    ///   - groupId: The group's id, sent as the event name.
+    ///   - groupId: The group's id (the event's `groupId`).
     ///   - seats: `seats`
     ///   - meta: `meta`
     public static func groupAccount(groupId: String, seats: Int, meta: [String: PropertyValue]? = nil) -> Event {
@@ -159,7 +159,7 @@ extension Event {
             "seats": .int(seats),
         ]
         if let value = meta { properties["meta"] = .object(value) }
-        return Event(kind: .group, name: groupId, properties: properties)
+        return Event(kind: .group, properties: properties, groupId: groupId)
     }
 
     /// The user got a new id.
@@ -167,9 +167,9 @@ extension Event {
     /// Gives the user a new id, as `new id`.
     ///
     /// - Parameters:
-    ///   - newId: The user's new id, sent as the event name.
+    ///   - newId: The user's new id (the event's `userId`).
     public static func aliasNewId(newId: String) -> Event {
-        Event(kind: .alias, name: newId)
+        Event(kind: .alias, userId: newId)
     }
 }
 

@@ -110,7 +110,7 @@ enum CallRecordingArticle {
     /// own thread, and the calls are recorded all the same.
     @Test func orderedItemsReachFirebase() async {
         let firebase = Article.FirebaseSpy()
-        let analytics = Analytics(destinations: [FirebaseDestination(adapter: firebase)])
+        let analytics = AnalyticsClient(destinations: [FirebaseDestination(adapter: firebase)])
         analytics.track("menu item-ordered", ["item_name": "Pizza"])
         await analytics.flush()
         firebase.calls.expectCalled("logEvent(_:parameters:)", with: "menu_item_ordered", ["item_name": "Pizza"])

@@ -1,5 +1,6 @@
 import Dispatch
 import Tally
+import TallyTesting
 
 /// A queue with one consumer: `send` from any thread, `next()` waits for the next value without polling.
 final class Mailbox<Value: Sendable>: Sendable {

@@ -1,5 +1,6 @@
 import Dispatch
 import Tally
+import TallyTesting
 import TallyTestSupport
 import Testing
 

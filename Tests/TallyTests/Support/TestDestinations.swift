@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Tally
+import TallyTesting
 
 /// A destination that blocks in `receive` until the test opens the gate. Lets a test hold one lane busy.
 final class GateDestination: Destination {

@@ -272,7 +272,7 @@ extension Vendors {
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.reset()
             analytics.track("browsing")
@@ -291,7 +291,7 @@ extension Vendors {
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientCutStringsAreReportedAndDelivered() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("ordered", ["note": .string(Self.long)])
             await analytics.flush()
             #expect(spy.calls == [.track(eventType: "ordered", eventProperties: ["note": Self.cut])])
@@ -307,7 +307,7 @@ extension Vendors {
 
         @Test func theEmptyConformanceReachesTheSDKsOwnMethods() async {
             let sdk = FakeAmplitude.Amplitude()
-            let analytics = Analytics(destinations: [AmplitudeDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: sdk)])
             analytics.track("ordered", ["item_name": "Pizza"])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.group("acme", traits: ["seats": 3])
@@ -325,7 +325,7 @@ extension Vendors {
 
         @Test func theEmptyConformanceReachesTheSDKsReset() async {
             let sdk = FakeAmplitude.Amplitude()
-            let analytics = Analytics(destinations: [AmplitudeDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: sdk)])
             analytics.identify(userId: "user-42")
             analytics.reset()
             analytics.track("browsing")

@@ -27,7 +27,7 @@ final class FirebaseSpy: FirebaseAnalyticsAdapter, @unchecked Sendable {
 }
 
 /// A stand-in for `FirebaseAnalytics.Analytics`: class methods with Firebase's exact names, in a
-/// namespace so that, as in an app, `Analytics` needs qualifying next to Tally's `Analytics`.
+/// namespace, with Firebase's own type name `Analytics`.
 enum FakeFirebaseAnalytics {
     /// Counts calls from any thread.
     final class Counter: @unchecked Sendable {
@@ -374,7 +374,7 @@ extension Vendors {
             #expect(spy.calls.isEmpty)
             #expect(delivery.problems.isEmpty)
             expectVendorProblem(
-                delivery.thrown, destination: "firebase", event: event, path: "/name", outcome: .dropped,
+                delivery.thrown, destination: "firebase", event: event, path: "/userId", outcome: .dropped,
                 mentioning: "at most 256 characters")
         }
 
@@ -383,7 +383,7 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             #expect(spy.calls.isEmpty)
             expectVendorProblem(
-                delivery.thrown, destination: "firebase", event: event, path: "/name", outcome: .dropped,
+                delivery.thrown, destination: "firebase", event: event, path: "/userId", outcome: .dropped,
                 mentioning: "at most 256 characters")
         }
 
@@ -457,7 +457,7 @@ extension Vendors {
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.reset()
             analytics.track("browsing")
@@ -478,9 +478,9 @@ extension Vendors {
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
             // The client's own limit on names (which are user ids for identify) is 256 too; raise it so
             // that Firebase's limit is the one that applies.
-            let analytics = Analytics(
+            let analytics = AnalyticsClient(
                 destinations: [destination],
-                configuration: Analytics.Configuration(inputLimits: InputLimits(maximumNameLength: 1000)))
+                configuration: AnalyticsClient.Configuration(inputLimits: InputLimits(maximumNameLength: 1000)))
             analytics.track("menu item-ordered", ["item_name": "Pizza"])
             analytics.identify(userId: String(repeating: "u", count: 300))
             analytics.screen("Menu")
@@ -499,12 +499,12 @@ extension Vendors {
             #expect(problems.count == 2)
             #expect(problems.allSatisfy { $0.code == .vendorLimit && $0.destination == "firebase" })
             #expect(problems.map(\.outcome) == [.sanitized, .dropped])
-            #expect(problems.map(\.path) == ["/name", "/name"])
+            #expect(problems.map(\.path) == ["/name", "/userId"])
             await analytics.shutdown()
         }
 
         @Test func theStaticAPIPathCallsTheClassMethods() async {
-            let analytics = Analytics(destinations: [FirebaseDestination(sdk: FakeFirebaseAnalytics.Analytics.self)])
+            let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FakeFirebaseAnalytics.Analytics.self)])
             analytics.track("static path", ["n": 1])
             analytics.identify(userId: "user-7", traits: ["plan": "pro"])
             analytics.reset()

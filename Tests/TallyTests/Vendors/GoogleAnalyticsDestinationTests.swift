@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTesting
 import Testing
 
 /// Records every call to the Google SDK, safely from any thread.
@@ -90,13 +91,13 @@ extension Vendors {
 
         @Test func throughTheClientResetReachesTheDestinationAndCallsNothing() async {
             let memory = InMemoryDestination()
-            let analytics = Analytics(destinations: [destination, memory])
+            let analytics = AnalyticsClient(destinations: [destination, memory])
             analytics.identify(userId: "user-42")
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
             #expect(memory.resetCount == 1)
-            #expect(memory.events.map(\.name) == ["user-42", "browsing"])
+            #expect(memory.events == [.identify(userId: "user-42"), Event("browsing")])
             #expect(spy.calls == [.trackEvent(with: "browsing", properties: [:])])
             #expect(analytics.diagnostics.destinations["google"]?.delivered == 1)
             #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
@@ -107,7 +108,7 @@ extension Vendors {
 
         @Test func throughTheClientWithRoutingNothingIsRejected() async {
             let memory = InMemoryDestination()
-            let analytics = Analytics(
+            let analytics = AnalyticsClient(
                 processors: [.route(kinds: [.identify, .group, .alias], to: ["memory"])],
                 destinations: [destination, memory])
             analytics.track("ordered", ["item_name": "Pizza"])
@@ -123,7 +124,7 @@ extension Vendors {
         }
 
         @Test func throughTheClientUnroutedIdentifyIsCountedAsRejected() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.identify(userId: "user-42")
             await analytics.flush()
             #expect(spy.calls.isEmpty)
@@ -134,7 +135,7 @@ extension Vendors {
 
         @Test func theEmptyConformanceReachesTheSDK() async {
             let sdk = GoogleSDK(apiKey: "key", clientSecret: "secret")
-            let analytics = Analytics(destinations: [GoogleAnalyticsDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [GoogleAnalyticsDestination(adapter: sdk)])
             analytics.track("ordered", ["item_name": "Pizza"])
             await analytics.flush()
             #expect(sdk.sdkCalls == ["ordered [\"item_name\"]"])

@@ -226,7 +226,7 @@ extension Vendors {
             #expect(spy.calls.isEmpty)
             #expect(delivery.problems.isEmpty)
             expectVendorProblem(
-                delivery.thrown, destination: "mixpanel", event: event, path: "/name", outcome: .dropped,
+                delivery.thrown, destination: "mixpanel", event: event, path: "/userId", outcome: .dropped,
                 mentioning: "already the current distinct id")
         }
 
@@ -271,7 +271,7 @@ extension Vendors {
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.reset()
             analytics.track("browsing")
@@ -290,7 +290,7 @@ extension Vendors {
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("ordered", numberedPropertiesWithWideKeys(260))
             analytics.identify(userId: "user-42")
             analytics.alias("user-42")
@@ -312,7 +312,7 @@ extension Vendors {
 
         @Test func theDocumentedForwardsReachTheSDKsOwnMethods() async {
             let sdk = FakeMixpanel.MixpanelInstance()
-            let analytics = Analytics(destinations: [MixpanelDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [MixpanelDestination(adapter: sdk)])
             analytics.track("ordered", ["item_name": "Pizza", "price": 9.5])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.group("acme", traits: ["seats": 3])
@@ -332,7 +332,7 @@ extension Vendors {
 
         @Test func theSDKsOwnResetMeetsTheRequirementWithoutAForward() async {
             let sdk = FakeMixpanel.MixpanelInstance()
-            let analytics = Analytics(destinations: [MixpanelDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [MixpanelDestination(adapter: sdk)])
             analytics.identify(userId: "user-42")
             analytics.reset()
             analytics.track("browsing")

@@ -36,8 +36,7 @@ final class SegmentSpy: SegmentAdapter, @unchecked Sendable {
 }
 
 /// A stand-in for analytics-swift's `Analytics`, with both its typed (`Codable`) and untyped
-/// (`[String: Any]`) overloads and their default arguments, in a namespace so that, as in an app,
-/// `Analytics` needs qualifying next to Tally's.
+/// (`[String: Any]`) overloads and their default arguments, in a namespace.
 enum FakeSegment {
     final class Analytics {
         private let lock = NSLock()
@@ -184,7 +183,7 @@ extension Vendors {
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
             analytics.reset()
             analytics.track("browsing")
@@ -202,7 +201,7 @@ extension Vendors {
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientOversizedMessagesAreCountedAsRejected() async {
-            let analytics = Analytics(destinations: [destination])
+            let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("big", ["blob": .string(String(repeating: "x", count: 40_000))])
             analytics.track("small", ["n": 1])
             await analytics.flush()
@@ -220,7 +219,7 @@ extension Vendors {
 
         @Test func theEmptyConformanceReachesTheUntypedOverloads() async {
             let sdk = FakeSegment.Analytics()
-            let analytics = Analytics(destinations: [SegmentDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: sdk)])
             analytics.track("ordered", ["item_name": "Pizza"])
             analytics.screen("Menu")
             analytics.identify(userId: "user-42", traits: ["plan": "pro"])
@@ -240,7 +239,7 @@ extension Vendors {
 
         @Test func theEmptyConformanceReachesTheSDKsReset() async {
             let sdk = FakeSegment.Analytics()
-            let analytics = Analytics(destinations: [SegmentDestination(adapter: sdk)])
+            let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: sdk)])
             analytics.identify(userId: "user-42")
             analytics.reset()
             analytics.track("browsing")

@@ -2,7 +2,7 @@ import FeedbackThirdParty
 import Foundation
 import Tally
 
-/// The FeedbackForm scenario for `tally demo`: the model opens forms through the real (simulated)
+/// The FeedbackForm scenario for the examples' demo (`swift run --package-path Examples demo`): the model opens forms through the real (simulated)
 /// static `ThirdParty` SDK, in both forms of the service; the demo reports what was tracked and every
 /// call the wrapper made to the SDK.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -11,8 +11,9 @@ public enum FeedbackFormDemo {
     /// run it while nothing else loads feedback forms.
     public static func run() async -> [String] {
         let sdkCalls = DemoLines()
-        let tracked = InMemoryDestination(name: "tracked")
-        let analytics = Analytics(destinations: [tracked])
+        let trackedLines = DemoLines()
+        let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
+        let analytics = AnalyticsClient(destinations: [tracked])
         let loadFeedback: @Sendable (String) -> Void = { id in
             sdkCalls.append("ThirdParty.loadFeedbackForm(\"\(id)\")")
             ThirdParty.loadFeedbackForm(id)
@@ -37,8 +38,8 @@ public enum FeedbackFormDemo {
 
         var lines = ["outcomes:"]
         lines += outcomes.map { "  \($0)" }
-        lines.append("tracked (\(tracked.count) events, by FeedbackFormModel):")
-        lines += tracked.events.map { "  \($0)" }
+        lines.append("tracked (\(trackedLines.lines.count) events, by FeedbackFormModel):")
+        lines += trackedLines.lines.map { "  \($0)" }
         lines.append("ThirdParty received (\(sdkCalls.lines.count) calls, from the SDKBridge wrappers):")
         lines += sdkCalls.lines.map { "  \($0)" }
         return lines

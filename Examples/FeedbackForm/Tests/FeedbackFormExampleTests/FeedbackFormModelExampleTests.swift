@@ -87,6 +87,6 @@ struct FeedbackFormModelExampleTests {
         _ = await slow.open("nps")
 
         spy.expectCount(3)
-        spy.expectConforms(to: try ExamplesPlan.validator())
+        spy.expectValid(against: try ExamplesPlan.validator())
     }
 }

@@ -6,7 +6,7 @@ import Tally
 /// In the article the app delegate picks `ConsoleAnalytics` normally and an `AnalyticsDebugger` under UI
 /// tests. Here the app always has a console destination, and adds a recording destination when the
 /// environment asks for one (`TALLY_RECORD=<file>`, `TALLY_RECORD_DIR=<folder>` or `-tally-record <file>`):
-/// the test process then reads the recording with `Recording`, which replaces the article's hidden view
+/// the test process then reads the recording with `RecordingReader`, which replaces the article's hidden view
 /// and its JSON coder.
 ///
 /// ```swift
@@ -15,7 +15,7 @@ import Tally
 /// ```
 public final class LoginApp: Sendable {
     /// The app's analytics client.
-    public let analytics: Analytics
+    public let analytics: AnalyticsClient
     /// The login screen's model, wired to ``analytics``.
     public let viewModel: LoginViewModel
 
@@ -41,7 +41,7 @@ public final class LoginApp: Sendable {
         {
             all.append(recording)
         }
-        analytics = Analytics(destinations: all + destinations)
+        analytics = AnalyticsClient(destinations: all + destinations)
         viewModel = LoginViewModel(analytics: analytics)
     }
 

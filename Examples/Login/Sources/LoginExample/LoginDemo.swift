@@ -1,13 +1,14 @@
 import Foundation
 import Tally
 
-/// The Login scenario for `tally demo`: the screen appears, the user taps Login and then Sign Up; the
+/// The Login scenario for the examples' demo (`swift run --package-path Examples demo`): the screen appears, the user taps Login and then Sign Up; the
 /// console destination prints each event as the article's `ConsoleAnalytics` does.
 public enum LoginDemo {
     /// Runs the scenario and returns the report, one line each. Console lines go to `console` as they are
     /// delivered.
     public static func run(console: @escaping @Sendable (String) -> Void) async -> [String] {
-        let tracked = InMemoryDestination(name: "tracked")
+        let trackedLines = DemoLines()
+        let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
         let printed = ConsoleLines(forwardingTo: console)
         let app: LoginApp
         do {
@@ -19,8 +20,8 @@ public enum LoginDemo {
         for command in [LoginCommand.appear, .tapLogin, .tapSignUp] { await app.perform(command) }
         await app.shutdown()
 
-        var lines = ["tracked (\(tracked.count) events, by LoginViewModel):"]
-        lines += tracked.events.map { "  \($0)" }
+        var lines = ["tracked (\(trackedLines.lines.count) events, by LoginViewModel):"]
+        lines += trackedLines.lines.map { "  \($0)" }
         lines.append("console received (\(printed.lines.count) lines, from ConsoleDestination):")
         lines += printed.lines.map { "  \($0)" }
         return lines
@@ -40,5 +41,16 @@ final class ConsoleLines: @unchecked Sendable {
         forward(line)
     }
 
+    var lines: [String] { lock.withLock { collected } }
+}
+
+/// Lines collected from any thread, for the demo's report.
+///
+/// `@unchecked Sendable`: `collected` is only touched while `lock` is held.
+final class DemoLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    @Sendable func append(_ line: String) { lock.withLock { collected.append(line) } }
     var lines: [String] { lock.withLock { collected } }
 }

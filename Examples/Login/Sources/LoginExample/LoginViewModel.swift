@@ -2,7 +2,7 @@ import Tally
 
 /// The article's `LoginViewModel`: the login screen's actions, each of which logs its analytics.
 ///
-/// It depends on `AnalyticsTracking` (the article's `Analytics` protocol): the app passes its `Analytics`
+/// It depends on `AnalyticsTracking` (the article's `Analytics` protocol): the app passes its `AnalyticsClient`
 /// client, unit tests pass an `AnalyticsSpy`.
 ///
 /// ```swift

@@ -38,7 +38,7 @@ struct LoginAppExampleTests {
         await app.perform(.tapLogin)
         await app.shutdown()
 
-        let recording = try Recording(contentsOf: file)
+        let recording = try RecordingReader(contentsOf: file)
         recording.expectEvents([Event("login_tapped", ["action": "tap"])])
     }
 

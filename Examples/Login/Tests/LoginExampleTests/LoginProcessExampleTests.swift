@@ -8,7 +8,7 @@ import Testing
 /// switched on, drives it like XCUITest taps buttons, and checks the recording after each step with the
 /// article's occurrence checks.
 ///
-/// | the article's `AnalyticsTester` | here, on `Recording` |
+/// | the article's `AnalyticsTester` | here, on `RecordingReader` |
 /// |---|---|
 /// | `verify(count: n)` | `expectCount(n)` |
 /// | `verify(type: ItemOccurrence(item: .screen, occurs: 1))` | `expectCount(1, of: .kind(.screen))` |
@@ -19,7 +19,7 @@ struct LoginProcessExampleTests {
     @Test(.timeLimit(.minutes(1))) func theArticlesUITestAnalytics() async throws {
         let place = try RecordingPlace()
         let app = try LoginAppProcess(environment: ["TALLY_RECORD": place.file.path])
-        let recording = Recording(url: place.file)
+        let recording = RecordingReader(url: place.file)
         #expect(await app.ready() == "ready, destinations: console, recording")
 
         // Verify the screen view is logged on load.
@@ -42,14 +42,14 @@ struct LoginProcessExampleTests {
 
         #expect(try await app.quit() == 0)
         recording.expectEvents([.screen("Login"), .loginTapped, .signUpTapped])
-        recording.expectConforms(to: try ExamplesPlan.validator())
+        recording.expectValid(against: try ExamplesPlan.validator())
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(.timeLimit(.minutes(1))) func theRecordingCanBeAwaitedWithoutAcknowledgements() async throws {
         let place = try RecordingPlace()
         let app = try LoginAppProcess(environment: ["TALLY_RECORD": place.file.path])
-        let recording = Recording(url: place.file)
+        let recording = RecordingReader(url: place.file)
         _ = await app.ready()
 
         let reply = try await app.send("tap sign up")
@@ -62,7 +62,7 @@ struct LoginProcessExampleTests {
     @Test(.timeLimit(.minutes(1))) func anUnknownCommandTracksNothing() async throws {
         let place = try RecordingPlace()
         let app = try LoginAppProcess(environment: ["TALLY_RECORD": place.file.path])
-        let recording = Recording(url: place.file)
+        let recording = RecordingReader(url: place.file)
         _ = await app.ready()
 
         #expect(try await app.send("tap logout") == .init(printed: [], accepted: false))

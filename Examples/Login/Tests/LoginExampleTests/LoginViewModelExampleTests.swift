@@ -48,6 +48,6 @@ struct LoginViewModelExampleTests {
         viewModel.signUp()
 
         spy.expectCount(3)
-        spy.expectConforms(to: try ExamplesPlan.validator())
+        spy.expectValid(against: try ExamplesPlan.validator())
     }
 }

@@ -3,7 +3,7 @@ import Tally
 /// The article's `EventLogger`: what sends the app's events to Hippo Analytics, through a
 /// ``HippoAnalyticsClientInterface`` so a test can put a spy in the client's place.
 ///
-/// In Tally it is a destination: the app's `Analytics` client hands it every event on a delivery thread,
+/// In Tally it is a destination: the app's `AnalyticsClient` hands it every event on a delivery thread,
 /// so logging never blocks the screen, and it makes the Hippo call.
 ///
 /// | event | Hippo call |
@@ -13,7 +13,7 @@ import Tally
 /// | identify, group, alias | none: Hippo has no call for users, so the event is dropped and counted as rejected |
 ///
 /// ```swift
-/// let analytics = Analytics(destinations: [EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: key))])
+/// let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: key))])
 /// let viewModel = MenuItemDetail.ViewModel(item: pizza, orderController: orders, eventLogging: analytics)
 /// ```
 public struct EventLogger: Destination {

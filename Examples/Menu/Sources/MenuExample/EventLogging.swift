@@ -12,5 +12,5 @@ import Tally
 /// |---|---|
 /// | `EventLogging` | `EventLogging`, which is `AnalyticsTracking` |
 /// | `EventLoggingSpy.loggedEvents` | `AnalyticsSpy` and its expectations |
-/// | `extension HippoAnalyticsClient: EventLogging` | an `Analytics` client whose destination is ``EventLogger`` |
+/// | `extension HippoAnalyticsClient: EventLogging` | an `AnalyticsClient` whose destination is ``EventLogger`` |
 public typealias EventLogging = AnalyticsTracking

@@ -2,14 +2,15 @@ import Foundation
 import HippoAnalytics
 import Tally
 
-/// The Menu scenario for `tally demo`: the detail screen of a pizza appears, the user adds it to the
+/// The Menu scenario for the examples' demo (`swift run --package-path Examples demo`): the detail screen of a pizza appears, the user adds it to the
 /// order, then removes it; ``EventLogger`` sends what was logged to the simulated Hippo Analytics client.
 public enum MenuDemo {
     /// Runs the scenario and returns the report, one line each.
     public static func run() async -> [String] {
         let hippoLog = DemoLines()
-        let tracked = InMemoryDestination(name: "tracked")
-        let analytics = Analytics(destinations: [
+        let trackedLines = DemoLines()
+        let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
+        let analytics = AnalyticsClient(destinations: [
             EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: "abcd", debugLog: hippoLog.append)),
             tracked,
         ])
@@ -22,8 +23,8 @@ public enum MenuDemo {
         viewModel.addOrRemoveFromOrder()  // removed: nothing logged
         await analytics.shutdown()
 
-        var lines = ["tracked (\(tracked.count) events, by MenuItemDetail.ViewModel; the removal logs nothing):"]
-        lines += tracked.events.map { "  \($0)" }
+        var lines = ["tracked (\(trackedLines.lines.count) events, by MenuItemDetail.ViewModel; the removal logs nothing):"]
+        lines += trackedLines.lines.map { "  \($0)" }
         lines.append("HippoAnalyticsClient received (\(hippoLog.lines.count) calls, from EventLogger):")
         lines += hippoLog.lines.map { "  \($0)" }
         return lines

@@ -22,7 +22,7 @@ public enum MenuItemDetail {
         /// - Parameters:
         ///   - item: the item the screen shows.
         ///   - orderController: the current order.
-        ///   - eventLogging: where events are logged: the app's `Analytics` client, or a spy in tests.
+        ///   - eventLogging: where events are logged: the app's `AnalyticsClient`, or a spy in tests.
         public init(item: MenuItem, orderController: OrderController, eventLogging: any EventLogging) {
             self.item = item
             self.orderController = orderController

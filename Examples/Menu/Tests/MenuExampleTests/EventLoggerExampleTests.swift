@@ -8,7 +8,7 @@ import Testing
 struct EventLoggerExampleTests {
     @Test func logsEventsWithCorrectParameters() async {
         let hippo = HippoAnalyticsClientInterfaceSpy()
-        let analytics = Analytics(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
+        let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.track(Event("test", ["key": "value"]))
         await analytics.flush()
@@ -19,7 +19,7 @@ struct EventLoggerExampleTests {
 
     @Test func theScreensEventsReachHippoInOrder() async {
         let hippo = HippoAnalyticsClientInterfaceSpy()
-        let analytics = Analytics(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
+        let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
         let viewModel = MenuItemDetail.ViewModel(
             item: MenuItem(name: "Margherita"), orderController: OrderController(), eventLogging: analytics)
 
@@ -37,7 +37,7 @@ struct EventLoggerExampleTests {
 
     @Test func aScreenIsLoggedAsScreenViewed() async {
         let hippo = HippoAnalyticsClientInterfaceSpy()
-        let analytics = Analytics(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
+        let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.screen("Menu", ["section": "pizza"])
         await analytics.flush()
@@ -48,7 +48,7 @@ struct EventLoggerExampleTests {
 
     @Test func whatHippoHasNoCallForIsDroppedAndCounted() async {
         let hippo = HippoAnalyticsClientInterfaceSpy()
-        let analytics = Analytics(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
+        let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.identify(userId: "user-42")
         await analytics.flush()

@@ -64,6 +64,6 @@ struct MenuItemDetailViewModelExampleTests {
         viewModel.addOrRemoveFromOrder()
 
         spy.expectCount(2)
-        spy.expectConforms(to: try ExamplesPlan.validator())
+        spy.expectValid(against: try ExamplesPlan.validator())
     }
 }

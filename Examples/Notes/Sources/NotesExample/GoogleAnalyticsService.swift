@@ -17,7 +17,7 @@ import Tally
 /// The adapter is the SDK itself, which conforms with an empty extension
 /// (`GoogleSDK+GoogleAnalyticsAdapter.swift`). Tests pass a spy instead.
 public final class GoogleAnalyticsService: AnalyticsService {
-    private let analytics: Analytics
+    private let analytics: AnalyticsClient
 
     /// Creates the service.
     ///
@@ -26,7 +26,7 @@ public final class GoogleAnalyticsService: AnalyticsService {
     ///   - destinations: more destinations for the same events, such as a `ConsoleDestination` in debug
     ///     builds or a `RecordingDestination` in UI tests.
     public init(adapter: any GoogleAnalyticsAdapter, destinations: [any Destination] = []) {
-        analytics = Analytics(destinations: [GoogleAnalyticsDestination(adapter: adapter)] + destinations)
+        analytics = AnalyticsClient(destinations: [GoogleAnalyticsDestination(adapter: adapter)] + destinations)
     }
 
     public func send(event: Event) {

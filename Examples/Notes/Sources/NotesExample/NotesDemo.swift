@@ -2,14 +2,15 @@ import Foundation
 import NotesGoogleSDK
 import Tally
 
-/// The Notes scenario for `tally demo`: a notes list wired by the app's container sends a screen and a
+/// The Notes scenario for the examples' demo (`swift run --package-path Examples demo`): a notes list wired by the app's container sends a screen and a
 /// new note through ``GoogleAnalyticsService`` to the simulated Google SDK, and the demo reports what was
 /// tracked and what the SDK received.
 public enum NotesDemo {
     /// Runs the scenario and returns the report, one line each.
     public static func run() async -> [String] {
         let sdkLog = DemoLines()
-        let tracked = InMemoryDestination(name: "tracked")
+        let trackedLines = DemoLines()
+        let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
         let app = NotesApp(
             makeAdapter: {
                 GoogleSDK(
@@ -23,8 +24,8 @@ public enum NotesDemo {
         list.createNote(text: "Buy milk and bread")
         await app.flush()
 
-        var lines = ["tracked (\(tracked.count) events, through the container's GoogleAnalyticsService):"]
-        lines += tracked.events.map { "  \($0)" }
+        var lines = ["tracked (\(trackedLines.lines.count) events, through the container's GoogleAnalyticsService):"]
+        lines += trackedLines.lines.map { "  \($0)" }
         lines.append("GoogleSDK received (\(sdkLog.lines.count) calls, from GoogleAnalyticsDestination):")
         lines += sdkLog.lines.map { "  \($0)" }
         return lines

@@ -43,6 +43,6 @@ struct NotesListViewModelExampleTests {
         list.createNote(text: "Two words")
 
         service.events.expectCount(3)
-        service.events.expectConforms(to: try ExamplesPlan.validator())
+        service.events.expectValid(against: try ExamplesPlan.validator())
     }
 }

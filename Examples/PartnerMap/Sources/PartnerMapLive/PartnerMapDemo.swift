@@ -1,8 +1,9 @@
+import Foundation
 import PartnerMapExample
 import PartnerMapSDK
 import Tally
 
-/// The PartnerMap scenario for `tally demo`: the screen loads the live map with three partners, and the
+/// The PartnerMap scenario for the examples' demo (`swift run --package-path Examples demo`): the screen loads the live map with three partners, and the
 /// user taps two partners' markers (one twice); the demo reports what was tracked and what the map SDK
 /// holds and told its delegate.
 public enum PartnerMapDemo {
@@ -10,8 +11,9 @@ public enum PartnerMapDemo {
     @MainActor
     public static func run() async -> [String] {
         MapServices.provideAPIKey("partner-map-demo-key")
-        let tracked = InMemoryDestination(name: "tracked")
-        let analytics = Analytics(destinations: [tracked])
+        let trackedLines = DemoLines()
+        let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
+        let analytics = AnalyticsClient(destinations: [tracked])
         let screen: PartnerMapViewModel
         do {
             screen = try PartnerMapViewModel.live(partners: Partner.samples, analytics: analytics)
@@ -32,8 +34,8 @@ public enum PartnerMapDemo {
         }
         await analytics.shutdown()
 
-        var lines = ["tracked (\(tracked.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"]
-        lines += tracked.events.map { "  \($0)" }
+        var lines = ["tracked (\(trackedLines.lines.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"]
+        lines += trackedLines.lines.map { "  \($0)" }
         let rounded = { (degrees: Double) in (degrees * 10_000).rounded() / 10_000 }
         lines.append(
             "MapView holds \(map.markers.count) markers, camera at (\(rounded(map.camera.target.latitude)), "
@@ -41,4 +43,15 @@ public enum PartnerMapDemo {
         lines += taps
         return lines
     }
+}
+
+/// Lines collected from any thread, for the demo's report.
+///
+/// `@unchecked Sendable`: `collected` is only touched while `lock` is held.
+final class DemoLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+
+    @Sendable func append(_ line: String) { lock.withLock { collected.append(line) } }
+    var lines: [String] { lock.withLock { collected } }
 }

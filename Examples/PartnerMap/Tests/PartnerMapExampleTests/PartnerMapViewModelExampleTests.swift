@@ -69,7 +69,7 @@ struct PartnerMapViewModelExampleTests {
         for partner in Partner.samples { map.tapMarker(withID: partner.id) }
 
         spy.expectCount(3)
-        spy.expectConforms(to: try ExamplesPlan.validator())
+        spy.expectValid(against: try ExamplesPlan.validator())
         withExtendedLifetime(screen) {}
     }
 }

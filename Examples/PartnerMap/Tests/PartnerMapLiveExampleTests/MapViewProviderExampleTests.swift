@@ -24,7 +24,7 @@ struct MapViewProviderExampleTests {
 
         spy.expectTracked(.partnerMarkerTapped(partnerID: "el-ateneo"))
         spy.expectNothingElse()
-        spy.expectConforms(to: try ExamplesPlan.validator())
+        spy.expectValid(against: try ExamplesPlan.validator())
     }
 
     @Test func markersCarryThePartnersTitleAndPosition() throws {

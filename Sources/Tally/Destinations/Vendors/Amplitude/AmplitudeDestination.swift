@@ -10,16 +10,16 @@
 /// | ``Event/Kind/identify`` | `setUserId(userId:)`, then `identify(userProperties: traits)` when there are traits |
 /// | ``Event/Kind/group`` | `setGroup(groupType: groupType, groupName: groupId)`, then `groupIdentify(groupType:groupName:groupProperties: traits)` when there are traits |
 /// | ``Event/Kind/alias`` | `setUserId(userId: newId)`: Amplitude's SDK has no alias; later events belong to the new id |
-/// | ``Analytics/reset()`` | `reset()`, through ``reset()`` |
+/// | ``AnalyticsClient/reset()`` | `reset()`, through ``reset()`` |
 ///
 /// Event properties are nil when there are none. A `[Amplitude] Screen Name` property of a screen event
 /// is replaced by the screen's name, with a problem when they differed. If Amplitude's own screen view
 /// tracking is on as well, screens are counted twice; leave it off.
 ///
 /// ```swift
-/// extension Amplitude: AmplitudeAdapter {}
+/// extension Amplitude: @retroactive AmplitudeAdapter {}
 ///
-/// let analytics = Analytics(destinations: [AmplitudeDestination(adapter: amplitude)])
+/// let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: amplitude)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // amplitude.track(eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza"], options: nil)
 /// ```
@@ -35,7 +35,7 @@ public struct AmplitudeDestination: Destination {
     public let groupType: String
     /// The limits the destination enforces.
     public let limits: AmplitudeLimits
-    private let box: AdapterBox<any AmplitudeAdapter>
+    private let box: VendorClient<any AmplitudeAdapter>
 
     /// Creates a destination calling `adapter`, normally an `Amplitude` instance.
     ///
@@ -51,14 +51,14 @@ public struct AmplitudeDestination: Destination {
         self.name = name
         self.groupType = groupType
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Amplitude's `reset()`, which clears the user id and makes a new device
-    /// id. The client calls it on ``Analytics/reset()``, after the events tracked before the reset and
+    /// id. The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the reset and
     /// before those tracked after it.
     public func reset() {
-        box.adapter.perform(.reset)
+        box.client.perform(.reset)
     }
 
     /// Transforms the event into Amplitude's calls and makes them. It never throws.
@@ -81,24 +81,24 @@ public struct AmplitudeDestination: Destination {
                 .string(event.name), path: "/name", event: event, problems: &problems)
             calls = [.track(eventType: Self.screenEventType, eventProperties: properties.foundationValue)]
         case .identify:
-            calls = [.setUserId(event.name)]
+            calls = [.setUserId(event.userId ?? "")]
             if !event.properties.isEmpty {
                 let traits = cut(event.properties, event: event, problems: &problems)
                 calls.append(.identify(userProperties: traits.foundationValue))
             }
         case .group:
-            calls = [.setGroup(groupType: groupType, groupName: event.name)]
+            calls = [.setGroup(groupType: groupType, groupName: event.groupId ?? "")]
             if !event.properties.isEmpty {
                 let traits = cut(event.properties, event: event, problems: &problems)
                 calls.append(
-                    .groupIdentify(groupType: groupType, groupName: event.name, groupProperties: traits.foundationValue)
+                    .groupIdentify(groupType: groupType, groupName: event.groupId ?? "", groupProperties: traits.foundationValue)
                 )
             }
         case .alias:
-            calls = [.setUserId(event.name)]
+            calls = [.setUserId(event.userId ?? "")]
         }
         problems.forEach(context.report)
-        let adapter = box.adapter
+        let adapter = box.client
         for call in calls { adapter.perform(call) }
     }
 

@@ -9,7 +9,7 @@
 /// import FirebaseAnalytics
 /// import Tally
 ///
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 ///
 /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
 /// ```
@@ -53,12 +53,12 @@ public protocol FirebaseAnalyticsAdapter {
 /// ``FirebaseDestination/init(sdk:name:limits:)``:
 ///
 /// ```swift
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
 /// ```
 ///
-/// In a file that imports both Tally and FirebaseAnalytics, `Analytics` alone is ambiguous; qualify it
-/// with its module as above.
+/// Tally's client is `AnalyticsClient`, so a file that imports both modules names Firebase's `Analytics`
+/// without qualifying it.
 public protocol FirebaseAnalyticsStaticAPI {
     /// Logs an app event: `Analytics.logEvent(_:parameters:)`.
     static func logEvent(_ name: String, parameters: [String: Any]?)

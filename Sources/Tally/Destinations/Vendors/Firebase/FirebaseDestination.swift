@@ -10,7 +10,7 @@
 /// | ``Event/Kind/identify`` | `setUserID(userId)`, then `setUserProperty(value, forName: trait)` per trait, in name order |
 /// | ``Event/Kind/group`` | `logEvent("join_group", parameters: traits + ["group_id": groupId])`, Firebase's recommended event |
 /// | ``Event/Kind/alias`` | `setUserID(newId)`: Firebase has no alias; later events belong to the new id |
-/// | ``Analytics/reset()`` | `setUserID(nil)`, through ``reset()``; user properties stay, and `resetAnalyticsData()` is not called |
+/// | ``AnalyticsClient/reset()`` | `setUserID(nil)`, through ``reset()``; user properties stay, and `resetAnalyticsData()` is not called |
 ///
 /// Parameters are nil when there are none. Names, parameters and user properties are made to fit
 /// Firebase's limits by the rules in ``FirebaseLimits``, each violation reported as one ``Problem``; a
@@ -18,10 +18,9 @@
 /// differed.
 ///
 /// ```swift
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 ///
-/// // FirebaseAnalytics has an `Analytics` too: name Tally's with its module.
-/// let analytics = Tally.Analytics(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
+/// let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
 /// analytics.track("menu item-ordered", ["item_name": "Pizza"])
 /// // Analytics.logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]), and one problem
 /// ```
@@ -30,7 +29,7 @@ public struct FirebaseDestination: Destination {
     public let name: String
     /// The limits the destination enforces.
     public let limits: FirebaseLimits
-    private let box: AdapterBox<any FirebaseAnalyticsAdapter>
+    private let box: VendorClient<any FirebaseAnalyticsAdapter>
 
     /// Creates a destination calling `adapter`, such as a spy in tests or an app's own wrapper.
     ///
@@ -41,7 +40,7 @@ public struct FirebaseDestination: Destination {
     public init(adapter: any FirebaseAnalyticsAdapter, name: String = "firebase", limits: FirebaseLimits = .default) {
         self.name = name
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Creates a destination calling the class methods of `sdk`, normally `FirebaseAnalytics.Analytics`.
@@ -57,7 +56,7 @@ public struct FirebaseDestination: Destination {
     }
 
     /// Forgets the signed-in user: `setUserID(nil)`, which Firebase documents as removing the user id.
-    /// The client calls it on ``Analytics/reset()``, after the events tracked before the reset and before
+    /// The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the reset and before
     /// those tracked after it.
     ///
     /// User properties set from identify traits stay: Firebase keeps each until it is set again. To clear
@@ -77,7 +76,7 @@ public struct FirebaseDestination: Destination {
     /// FirebaseAnalytics.Analytics.resetAnalyticsData()
     /// ```
     public func reset() {
-        box.adapter.setUserID(nil)
+        box.client.setUserID(nil)
     }
 
     /// Transforms the event into Firebase's calls and makes them.
@@ -86,7 +85,7 @@ public struct FirebaseDestination: Destination {
     ///   alias event is longer than ``FirebaseLimits/maximumUserIDLength``; nothing is sent then.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
-        let adapter = box.adapter
+        let adapter = box.client
         var problems: [Problem] = []
         switch event.kind {
         case .track:
@@ -101,18 +100,18 @@ public struct FirebaseDestination: Destination {
             adapter.logEvent("screen_view", parameters: parameters.optionalFoundationValue)
         case .group:
             let parameters = parameters(
-                event.properties, taking: ("group_id", event.name), event: event, problems: &problems)
+                event.properties, taking: ("group_id", event.groupId ?? ""), event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.logEvent("join_group", parameters: parameters.optionalFoundationValue)
         case .identify:
             try checkUserID(event)
             let properties = userProperties(event.properties, event: event, problems: &problems)
             problems.forEach(context.report)
-            adapter.setUserID(event.name)
+            adapter.setUserID(event.userId)
             for property in properties { adapter.setUserProperty(property.value, forName: property.name) }
         case .alias:
             try checkUserID(event)
-            adapter.setUserID(event.name)
+            adapter.setUserID(event.userId)
         }
     }
 
@@ -313,11 +312,11 @@ public struct FirebaseDestination: Destination {
 
     /// Fails when Firebase would refuse the event's user id.
     private func checkUserID(_ event: Event) throws {
-        let length = VendorRules.length(event.name)
+        let length = VendorRules.length(event.userId ?? "")
         guard length > limits.maximumUserIDLength else { return }
         throw VendorRules.problem(
             "Firebase user ids have at most \(limits.maximumUserIDLength) characters; this one has \(length), and a shortened id would name another user",
-            outcome: .dropped, event: event, path: "/name")
+            outcome: .dropped, event: event, path: "/userId")
     }
 
     /// The user properties for `traits`, in name order.

@@ -9,14 +9,14 @@
 /// | ``Event/Kind/track`` | `trackEvent(with: name, properties: properties)` |
 /// | ``Event/Kind/screen`` | `trackEvent(with: "screen_view", properties: properties + ["screen_name": name])`, Google Analytics' screen event |
 /// | ``Event/Kind/identify``, ``Event/Kind/group``, ``Event/Kind/alias`` | none: the event is dropped with a ``Problem`` (outcome ``Problem/Outcome/dropped``, counted as ``DropReason/rejected``), because the SDK has no call for users, groups or aliases |
-/// | ``Analytics/reset()`` | none: the SDK has no reset call, so the destination keeps the default ``Destination/reset()``, which does nothing |
+/// | ``AnalyticsClient/reset()`` | none: the SDK has no reset call, so the destination keeps the default ``Destination/reset()``, which does nothing |
 ///
 /// A `screen_name` property of a screen event is replaced by the screen's name, with a problem when they
 /// differed. To keep identify, group and alias events from reaching this destination at all, and so
 /// from being counted as rejected, route them elsewhere:
 ///
 /// ```swift
-/// let analytics = Analytics(
+/// let analytics = AnalyticsClient(
 ///     processors: [.route(kinds: [.identify, .group, .alias], to: ["firebase"])],
 ///     destinations: [GoogleAnalyticsDestination(adapter: googleSDK), firebase]
 /// )
@@ -28,7 +28,7 @@
 public struct GoogleAnalyticsDestination: Destination {
     /// The destination's name. Default `google`.
     public let name: String
-    private let box: AdapterBox<any GoogleAnalyticsAdapter>
+    private let box: VendorClient<any GoogleAnalyticsAdapter>
 
     /// Creates a destination calling `adapter`, normally the Google SDK.
     ///
@@ -37,7 +37,7 @@ public struct GoogleAnalyticsDestination: Destination {
     ///   - name: the destination's name. Default `google`.
     public init(adapter: any GoogleAnalyticsAdapter, name: String = "google") {
         self.name = name
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Transforms the event into the SDK's call and makes it.
@@ -48,7 +48,7 @@ public struct GoogleAnalyticsDestination: Destination {
         let event = envelope.event
         switch event.kind {
         case .track:
-            box.adapter.trackEvent(with: event.name, properties: event.properties.foundationValue)
+            box.client.trackEvent(with: event.name, properties: event.properties.foundationValue)
         case .screen:
             var problems: [Problem] = []
             var properties = event.properties
@@ -56,7 +56,7 @@ public struct GoogleAnalyticsDestination: Destination {
                 .string(event.name), forKey: "screen_name", into: &properties, vendor: "The Google SDK", event: event,
                 problems: &problems)
             problems.forEach(context.report)
-            box.adapter.trackEvent(with: "screen_view", properties: properties.foundationValue)
+            box.client.trackEvent(with: "screen_view", properties: properties.foundationValue)
         case .identify, .group, .alias:
             throw VendorRules.problem(
                 "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped, event: event,

@@ -10,13 +10,13 @@
 /// | ``Event/Kind/identify`` | `identify(distinctId: userId, usePeople: true, completion: nil)`, then `peopleSet(properties: traits)` when there are traits |
 /// | ``Event/Kind/group`` | `setGroup(groupKey: groupKey, groupID: groupId)`, then `groupSet(groupKey:groupID:properties: traits)` when there are traits |
 /// | ``Event/Kind/alias`` | `createAlias(newId, distinctId: previousId, usePeople: true, andIdentify: true, completion: nil)`, where the previous id is the envelope's ``Envelope/distinctId`` |
-/// | ``Analytics/reset()`` | `reset(completion: nil)`, through ``reset()`` |
+/// | ``AnalyticsClient/reset()`` | `reset(completion: nil)`, through ``reset()`` |
 ///
 /// Properties are nil when there are none. A `name` property of a screen event is replaced by the
 /// screen's name, with a problem when they differed.
 ///
 /// ```swift
-/// let analytics = Analytics(destinations: [MixpanelDestination(adapter: Mixpanel.mainInstance())])
+/// let analytics = AnalyticsClient(destinations: [MixpanelDestination(adapter: Mixpanel.mainInstance())])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // mixpanel.track(event: "menu_item_ordered", properties: ["item_name": "Pizza"])
 /// ```
@@ -31,7 +31,7 @@ public struct MixpanelDestination: Destination {
     public let groupKey: String
     /// The limits the destination enforces.
     public let limits: MixpanelLimits
-    private let box: AdapterBox<any MixpanelAdapter>
+    private let box: VendorClient<any MixpanelAdapter>
 
     /// Creates a destination calling `adapter`, normally a `MixpanelInstance`.
     ///
@@ -47,14 +47,14 @@ public struct MixpanelDestination: Destination {
         self.name = name
         self.groupKey = groupKey
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Mixpanel's `reset(completion: nil)`, which clears the distinct id and
     /// super properties and starts a new anonymous distinct id. The client calls it on
-    /// ``Analytics/reset()``, after the events tracked before the reset and before those tracked after it.
+    /// ``AnalyticsClient/reset()``, after the events tracked before the reset and before those tracked after it.
     public func reset() {
-        box.adapter.reset(completion: nil)
+        box.client.reset(completion: nil)
     }
 
     /// Transforms the event into Mixpanel's calls and makes them.
@@ -63,7 +63,7 @@ public struct MixpanelDestination: Destination {
     ///   already the current distinct id; nothing is sent then.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
-        let adapter = box.adapter
+        let adapter = box.client
         var problems: [Problem] = []
         switch event.kind {
         case .track:
@@ -79,21 +79,22 @@ public struct MixpanelDestination: Destination {
             problems.forEach(context.report)
             adapter.track(event: Self.screenEventName, properties: properties.optionalFoundationValue)
         case .identify:
-            adapter.identify(distinctId: event.name, usePeople: true, completion: nil)
+            adapter.identify(distinctId: event.userId ?? "", usePeople: true, completion: nil)
             if !event.properties.isEmpty { adapter.peopleSet(properties: event.properties.foundationValue) }
         case .group:
-            adapter.setGroup(groupKey: groupKey, groupID: event.name)
+            adapter.setGroup(groupKey: groupKey, groupID: event.groupId ?? "")
             if !event.properties.isEmpty {
-                adapter.groupSet(groupKey: groupKey, groupID: event.name, properties: event.properties.foundationValue)
+                adapter.groupSet(groupKey: groupKey, groupID: event.groupId ?? "", properties: event.properties.foundationValue)
             }
         case .alias:
             let previous = envelope.distinctId
-            guard event.name != previous else {
+            let newId = event.userId ?? ""
+            guard newId != previous else {
                 throw VendorRules.problem(
                     "The new id is already the current distinct id; Mixpanel ignores such an alias", outcome: .dropped,
-                    event: event, path: "/name")
+                    event: event, path: "/userId")
             }
-            adapter.createAlias(event.name, distinctId: previous, usePeople: true, andIdentify: true, completion: nil)
+            adapter.createAlias(newId, distinctId: previous, usePeople: true, andIdentify: true, completion: nil)
         }
     }
 

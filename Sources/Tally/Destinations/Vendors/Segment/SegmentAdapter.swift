@@ -8,13 +8,13 @@
 /// import Segment
 /// import Tally
 ///
-/// extension Segment.Analytics: SegmentAdapter {}
+/// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
 /// let segment = SegmentDestination(adapter: Segment.Analytics(configuration: Configuration(writeKey: key)))
 /// ```
 ///
-/// In a file that imports both Tally and Segment, `Analytics` alone is ambiguous; qualify it with its
-/// module as above.
+/// Tally's client is `AnalyticsClient`, so a file that imports both modules can name Segment's `Analytics`
+/// without qualifying it.
 ///
 /// The protocol is not `Sendable`, like the SDK; ``SegmentDestination`` calls it from one thread at a
 /// time.

@@ -9,16 +9,15 @@
 /// | ``Event/Kind/identify`` | `identify(userId: userId, traits: traits)` |
 /// | ``Event/Kind/group`` | `group(groupId: groupId, traits: traits)` |
 /// | ``Event/Kind/alias`` | `alias(newId: newId)`; Segment takes the previous id from its own state |
-/// | ``Analytics/reset()`` | `reset()`, through ``reset()`` |
+/// | ``AnalyticsClient/reset()`` | `reset()`, through ``reset()`` |
 ///
 /// Properties and traits are nil when there are none. A message larger than
 /// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
 ///
 /// ```swift
-/// extension Segment.Analytics: SegmentAdapter {}
+/// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
-/// // Segment has an `Analytics` too: name Tally's with its module.
-/// let analytics = Tally.Analytics(destinations: [SegmentDestination(adapter: segment)])
+/// let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // segment.track(name: "menu_item_ordered", properties: ["item_name": "Pizza"])
 /// ```
@@ -27,7 +26,7 @@ public struct SegmentDestination: Destination {
     public let name: String
     /// The limits the destination enforces.
     public let limits: SegmentLimits
-    private let box: AdapterBox<any SegmentAdapter>
+    private let box: VendorClient<any SegmentAdapter>
 
     /// Creates a destination calling `adapter`, normally Segment's `Analytics` instance.
     ///
@@ -38,14 +37,14 @@ public struct SegmentDestination: Destination {
     public init(adapter: any SegmentAdapter, name: String = "segment", limits: SegmentLimits = .default) {
         self.name = name
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Segment's `reset()`, which clears the user id and traits and starts a
-    /// new anonymous id. The client calls it on ``Analytics/reset()``, after the events tracked before the
+    /// new anonymous id. The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the
     /// reset and before those tracked after it.
     public func reset() {
-        box.adapter.reset()
+        box.client.reset()
     }
 
     /// Transforms the event into Segment's call and makes it.
@@ -60,14 +59,14 @@ public struct SegmentDestination: Destination {
                 "The Segment message would be \(size) bytes of JSON; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
                 outcome: .dropped, event: event, path: nil)
         }
-        let adapter = box.adapter
+        let adapter = box.client
         let properties = event.properties.optionalFoundationValue
         switch event.kind {
         case .track: adapter.track(name: event.name, properties: properties)
         case .screen: adapter.screen(title: event.name, category: nil, properties: properties)
-        case .identify: adapter.identify(userId: event.name, traits: properties)
-        case .group: adapter.group(groupId: event.name, traits: properties)
-        case .alias: adapter.alias(newId: event.name)
+        case .identify: adapter.identify(userId: event.userId ?? "", traits: properties)
+        case .group: adapter.group(groupId: event.groupId ?? "", traits: properties)
+        case .alias: adapter.alias(newId: event.userId ?? "")
         }
     }
 
@@ -84,13 +83,13 @@ public struct SegmentDestination: Destination {
             message["name"] = .string(event.name)
             message["properties"] = .object(event.properties)
         case .identify:
-            message["userId"] = .string(event.name)
+            message["userId"] = .string(event.userId ?? "")
             message["traits"] = .object(event.properties)
         case .group:
-            message["groupId"] = .string(event.name)
+            message["groupId"] = .string(event.groupId ?? "")
             message["traits"] = .object(event.properties)
         case .alias:
-            message["userId"] = .string(event.name)
+            message["userId"] = .string(event.userId ?? "")
             message["previousId"] = .string(envelope.distinctId)
         }
         var writer = JSONWriter()

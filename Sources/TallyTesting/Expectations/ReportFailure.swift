@@ -1,0 +1,18 @@
+import IssueReporting
+import XCTest
+
+/// Reports a failed expectation as one issue of the running test, at the caller's location.
+///
+/// In Swift Testing the issue goes through IssueReporting, which reaches the `Testing` framework through
+/// `IssueReportingTestSupport` (TallyTesting links it, so a test target needs nothing but TallyTesting). In
+/// XCTest it calls `XCTFail` directly: IssueReporting's own XCTest path cannot tell a test from a host
+/// application on Linux and would append a paragraph about host applications to every message.
+func reportFailure(
+    _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+) {
+    if case .xcTest? = TestContext.current {
+        XCTFail(message, file: filePath, line: line)
+    } else {
+        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
