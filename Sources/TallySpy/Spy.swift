@@ -1,6 +1,6 @@
 #if SpyMacro
 /// Generates `<Protocol>Spy`, a thread-safe spy for the protocol it is attached to, on a
-/// ``TallyTesting/CallRecorder``.
+/// `CallRecorder`.
 ///
 /// ```swift
 /// import TallySpy

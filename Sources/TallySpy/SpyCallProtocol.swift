@@ -21,8 +21,8 @@ import TallyTesting
 /// Swift spelling: `.track(event: e)`, `.track(eventType: "x")`.
 ///
 /// A call with arguments compares each argument after the recorder's conversion
-/// (``TallyTesting/CallRecorder/Argument/init(_:)``), so literals compare with what the spy received, and a
-/// closure argument compares as ``TallyTesting/CallRecorder/Argument/closure``: the calls leave closure
+/// (`CallRecorder.Argument(_:)`), so literals compare with what the spy received, and a
+/// closure argument compares as `CallRecorder.Argument.closure`: the calls leave closure
 /// parameters out.
 public protocol SpyCallProtocol: Sendable, Hashable, CustomStringConvertible {
     /// The call as the recorder matches it: the member's recorded name, and its arguments or nil for any.

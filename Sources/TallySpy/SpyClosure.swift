@@ -1,4 +1,4 @@
-/// A closure argument on its way into a spy: recorded as ``TallyTesting/CallRecorder/Argument/closure``
+/// A closure argument on its way into a spy: recorded as `CallRecorder.Argument.closure`
 /// (or `nil`), and handed to stubs as it is, so a stub can call a completion handler.
 ///
 /// Generated spies wrap each closure parameter in one; tests never need to.

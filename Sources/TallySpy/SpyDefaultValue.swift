@@ -11,8 +11,8 @@
 /// }
 /// ```
 ///
-/// In the default ``TallyTesting/CallRecorder/Mode/strict`` mode the spy still reports each unstubbed
-/// call, then returns the default; in ``TallyTesting/CallRecorder/Mode/relaxed`` mode it returns the default
+/// In the default `CallRecorder.Mode.strict` mode the spy still reports each unstubbed
+/// call, then returns the default; in `CallRecorder.Mode.relaxed` mode it returns the default
 /// quietly. A type with no default makes an unstubbed call throw ``SpyError`` if the member throws, and
 /// otherwise stop the test process with a message naming the call: there is no value to return.
 public protocol SpyDefaultValue {

@@ -2,7 +2,7 @@ import TallyTesting
 
 /// Expectations on a spy's calls.
 ///
-/// They are ``TallyTesting/CallRecorder``'s expectations with typed calls: each checks the calls recorded so
+/// They are `CallRecorder`'s expectations with typed calls: each checks the calls recorded so
 /// far and, when that fails, reports exactly one issue through IssueReporting at the caller's `fileID`,
 /// `filePath`, `line` and `column`, in Swift Testing and XCTest alike. The message says what was expected,
 /// lists the recorded calls and shows a CustomDump diff against the closest recorded call.

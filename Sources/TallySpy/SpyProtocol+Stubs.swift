@@ -20,7 +20,7 @@ extension SpyProtocol {
     /// - Parameters:
     ///   - call: The calls to answer: a member with any arguments, or with these.
     ///   - value: What they return. Its type must be the member's return type (for `User?`, a `User` or
-    ///     `nil` both work). For a value that is not `Sendable`, answer with ``stub(_:using:fileID:filePath:line:column:)-(_,(repeat each A)->R,_,_,_,_)``.
+    ///     `nil` both work). For a value that is not `Sendable`, answer with ``stub(_:using:fileID:filePath:line:column:)-3flj8``.
     ///   - fileID: Where a stub that doesn't fit is reported; the caller's line by default.
     ///   - filePath: See `fileID`.
     ///   - line: See `fileID`.

@@ -3,7 +3,7 @@ import TallyTesting
 /// What every spy `@Spy` generates offers: its recorded calls, expectations on them, stubs, waits and the
 /// recording of static calls.
 ///
-/// A generated spy records each call to a requirement on a ``TallyTesting/CallRecorder``, so it has the
+/// A generated spy records each call to a requirement on a `CallRecorder`, so it has the
 /// recorder's expectations (failures reported once at the test's line, with a diff against the closest
 /// recorded call) with typed calls (``Call``) in place of method names:
 ///
@@ -51,17 +51,14 @@ import TallyTesting
 /// ### Stubbing answers
 /// - ``stub(_:returning:fileID:filePath:line:column:)``
 /// - ``stub(_:throwing:fileID:filePath:line:column:)``
-/// - ``stub(_:using:fileID:filePath:line:column:)-(_,(repeat each A)->R,_,_,_,_)``
-/// - ``stub(_:using:fileID:filePath:line:column:)-(_,(repeat each A)->R,_,_,_,_)``
+/// - ``stub(_:using:fileID:filePath:line:column:)-3flj8``
+/// - ``stub(_:using:fileID:filePath:line:column:)-8em8o``
 /// - ``removeStubs(for:)``
 ///
 /// ### Static requirements
 /// - ``withStaticCalls(_:)``
 /// - ``withStaticCalls(isolation:_:)``
-///
-/// ### Generated code
-/// - ``_spy``
-/// - ``_spyStatic(fileID:filePath:line:column:)``
+
 public protocol SpyProtocol: AnyObject, Sendable {
     /// The spy's calls as tests write them: `.fetch(id: 1)`, `.fetch` (see ``SpyCallProtocol``).
     associatedtype Call: SpyCallProtocol
@@ -78,9 +75,9 @@ public protocol SpyProtocol: AnyObject, Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - mode: ``TallyTesting/CallRecorder/Mode/strict`` (the default) reports each unstubbed call to a
+    ///   - mode: `CallRecorder.Mode.strict` (the default) reports each unstubbed call to a
     ///     member that returns a value, then returns the default (see ``SpyDefaultValue``);
-    ///     ``TallyTesting/CallRecorder/Mode/relaxed`` returns the default quietly.
+    ///     `CallRecorder.Mode.relaxed` returns the default quietly.
     ///   - fileID: Where unstubbed calls are reported: the line that creates the spy, by default.
     ///   - filePath: See `fileID`.
     ///   - line: See `fileID`.
@@ -89,10 +86,10 @@ public protocol SpyProtocol: AnyObject, Sendable {
 }
 
 extension SpyProtocol {
-    /// The recorder behind the spy: every call, in order, as ``TallyTesting/CallRecorder/Call`` values.
+    /// The recorder behind the spy: every call, in order, as `CallRecorder.Call` values.
     ///
     /// Use it for what the typed API does not cover, such as the order of calls across two spies
-    /// (``TallyTesting/CallRecorder/Call/order``).
+    /// (`CallRecorder.Call.order`).
     public var recorder: CallRecorder { _spy.recorder }
 
     /// Every call recorded so far, in order.

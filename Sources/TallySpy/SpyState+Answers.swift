@@ -112,7 +112,7 @@ extension SpyState {
         }
     }
 
-    /// ``rethrow(_:from:_:pattern:)`` for a member that rethrows from an `async` closure.
+    /// ``rethrow(_:from:_:pattern:)-777sj`` for a member that rethrows from an `async` closure.
     public func rethrow<each A, B, E: Error, R>(
         _ result: Result<R, any Error>, from closure: (repeat each A) async throws(E) -> B, _ method: String,
         pattern: String
@@ -123,7 +123,7 @@ extension SpyState {
         }
     }
 
-    /// Runs an answer that may throw and keeps what it threw, for ``rethrow(_:from:_:pattern:)``.
+    /// Runs an answer that may throw and keeps what it threw, for ``rethrow(_:from:_:pattern:)-777sj``.
     public func result<R>(_ answer: () throws -> R) -> Result<R, any Error> {
         Result { try answer() }
     }
