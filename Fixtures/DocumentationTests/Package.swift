@@ -81,6 +81,10 @@ let package = Package(
             name: "TrackingPlansDocTests",
             dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
         ),
+        .testTarget(
+            name: "ReadingRecordingsDocTests",
+            dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
+        ),
         // TallySpy (the SpyMacro trait): its landing page, and "Generating spies with @Spy".
         .testTarget(name: "TallySpyDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
         .testTarget(name: "GeneratingSpiesDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),

@@ -1,9 +1,8 @@
 import Synchronization
 import Tally
-import TallyTesting
 
 /// A destination that only counts what it receives, so memory stays flat however many events a benchmark
-/// sends (an ``InMemoryDestination`` would keep every envelope).
+/// sends (TallyTesting's `InMemoryDestination` would keep every envelope).
 public final class CountingDestination: Destination {
     public let name: String
     private let received = Atomic<Int>(0)

@@ -31,6 +31,7 @@ final class DestinationLane: @unchecked Sendable {
     private let consent = ConsentCutoff()
     private let center: DiagnosticsCenter
     private let buffering: Buffering
+    private let lateDrops: LateDropCounter
 
     // Guarded by `monitor`.
     private let monitor = Monitor()
@@ -48,7 +49,11 @@ final class DestinationLane: @unchecked Sendable {
         self.name = name
         self.buffering = buffering
         self.center = center
-        self.context = DeliveryContext(destination: name) { [center] in center.report($0) }
+        let lateDrops = LateDropCounter()
+        self.lateDrops = lateDrops
+        self.context = DeliveryContext(
+            destination: name, report: { [center] in center.report($0) },
+            countDropped: { count, reason in lateDrops.add(count, reason) })
         pending.reserveCapacity(min(buffering.capacity, 1024))
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.destination.\(name)"
@@ -124,7 +129,11 @@ final class DestinationLane: @unchecked Sendable {
         }
     }
 
-    var diagnostics: DestinationDiagnostics { monitor.withLock { stats } }
+    var diagnostics: DestinationDiagnostics {
+        var snapshot = monitor.withLock { stats }
+        snapshot.droppedAfterDelivery = lateDrops.counts
+        return snapshot
+    }
 
     private func run() {
         Pipeline.markClientThread()
@@ -194,6 +203,14 @@ final class DestinationLane: @unchecked Sendable {
         }
         tally = DestinationDiagnostics()
     }
+}
+
+/// Events a destination dropped after it had received them (``DeliveryContext/reportDropped(_:reason:problem:)``),
+/// counted from any thread.
+final class LateDropCounter: Sendable {
+    private let state = Locked([DropReason: Int]())
+    func add(_ count: Int, _ reason: DropReason) { state.withLock { $0[reason, default: 0] += count } }
+    var counts: [DropReason: Int] { state.current }
 }
 
 /// Client-wide drop counts and recent problems.

@@ -13,6 +13,9 @@ extension EventRecorder {
     /// ```
     ///
     /// On failure one issue lists every violation with its event, JSON-pointer path and rule.
+    ///
+    /// Accounts for nothing: the plan says how events look, not which ones this test expects. In exhaustive
+    /// mode, expect the events themselves too.
     @discardableResult
     public func expectValid(
         against plan: TrackingPlan, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,

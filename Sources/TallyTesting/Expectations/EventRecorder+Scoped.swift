@@ -21,7 +21,8 @@ extension EventRecorder {
     }
 
     /// Runs `action`, then checks `expectations` against only the events recorded while it ran: the
-    /// seed's `verifyAnalytics(event:action:when:)`, for any expectation.
+    /// seed's `verifyAnalytics(event:action:when:)`, for any expectation. Each expectation accounts for
+    /// what it does without `when:`, among those events.
     ///
     /// ```swift
     /// spy.expect(when: { model.login() }) { spy in
@@ -45,7 +46,8 @@ extension EventRecorder {
         try ExpectationScope.$start.withValue(start) { try expectations(self) }
     }
 
-    /// Runs `action` and expects it to track `event`; events recorded before do not count.
+    /// Runs `action` and expects it to track `event`; events recorded before do not count. Accounts for
+    /// the one event it matched.
     ///
     /// ```swift
     /// spy.expectTracked(.screen("Login"), when: { model.wakeup() })

@@ -14,6 +14,8 @@ extension EventRecorder {
     ///
     /// Recordings read from another process are re-read every ``refreshInterval`` while waiting.
     ///
+    /// Waiting accounts for nothing (see ``EventRecorder``): in exhaustive mode, expect on what arrived.
+    ///
     /// - Parameters:
     ///   - matcher: the event to wait for.
     ///   - timeout: how long to wait before reporting an issue; measured on `clock`.
@@ -49,6 +51,8 @@ extension EventRecorder {
     /// ```swift
     /// try await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
     /// ```
+    ///
+    /// Waiting accounts for nothing: in exhaustive mode, expect on what arrived.
     ///
     /// - Parameters:
     ///   - count: how many matching events to wait for.

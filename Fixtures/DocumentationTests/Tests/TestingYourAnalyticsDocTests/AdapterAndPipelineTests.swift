@@ -11,10 +11,21 @@ import Testing
     sdk.calls.expectCalled("trackEvent(with:properties:)", with: "note_created", ["words": 12])
 }
 
-@Test func emailsNeverLeaveTheApp() async {
+@Test(.exhaustive) func emailsNeverLeaveTheApp() async {
     let memory = InMemoryDestination()
     let analytics = AnalyticsClient(processors: [.redact(keys: ["email"])], destinations: [memory])
     analytics.identify(userId: "u1", traits: ["email": "ada@example.com"])
     await analytics.flush()
     memory.expectTracked(.identify(userId: "u1", traits: ["email": "[redacted]"]))
+}
+
+@Test(.exhaustive) func nothingIsTrackedAfterOptingOut() async {
+    let memory = InMemoryDestination()
+    let analytics = AnalyticsClient(destinations: [memory])
+    analytics.optOut()
+    analytics.track("login_tapped")
+    analytics.optIn()
+    analytics.track("sign_up_tapped")
+    await analytics.flush()
+    memory.expectEvents([Event("sign_up_tapped")])
 }

@@ -4,19 +4,21 @@ import Tally
 import TallyTesting
 import Testing
 
-@Test func addingAnItemTracksTheOrder() {
-    let spy = AnalyticsSpy()
-    let model = MenuItemDetailModel(item: .pizza, order: Order(items: []), analytics: spy)
-    model.addOrRemoveFromOrder()
-    spy.expectTracked(.menuItemOrdered(itemName: "Pizza"))
-    spy.expectNothingElse()
-}
+@Suite(.exhaustive)
+struct MenuItemDetailModelTests {
+    @Test func addingAnItemTracksTheOrder() {
+        let spy = AnalyticsSpy()
+        let model = MenuItemDetailModel(item: .pizza, order: Order(items: []), analytics: spy)
+        model.addOrRemoveFromOrder()
+        spy.expectTracked(.menuItemOrdered(itemName: "Pizza"))
+    }
 
-@Test func removingAnItemTracksNothing() {
-    let spy = AnalyticsSpy()
-    let model = MenuItemDetailModel(item: .pizza, order: Order(items: [.pizza]), analytics: spy)
-    model.addOrRemoveFromOrder()
-    spy.expectNoEvents()
+    @Test func removingAnItemTracksNothing() {
+        let spy = AnalyticsSpy()
+        let model = MenuItemDetailModel(item: .pizza, order: Order(items: [.pizza]), analytics: spy)
+        model.addOrRemoveFromOrder()
+        spy.expectNoEvents()
+    }
 }
 
 @Test func scopedExpectations() {
