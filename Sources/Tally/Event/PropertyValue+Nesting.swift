@@ -84,6 +84,7 @@ extension PropertyValue {
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
+        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.null, .null): return true
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
@@ -147,6 +148,9 @@ extension PropertyValue {
             hasher.combine(value)
         case .null:
             hasher.combine(4 as UInt8)
+        case .bigNumber(let value):
+            hasher.combine(7 as UInt8)
+            hasher.combine(value)
         case .array(let elements):
             hasher.combine(5 as UInt8)
             hasher.combine(elements.count)
