@@ -5,9 +5,9 @@ import TallySpy
 import TallyTestSupport
 import Testing
 
-/// A generated spy under load. CI runs this suite under ThreadSanitizer
-/// (`swift test --sanitize=thread --traits SpyMacro --filter SpyConcurrency`), where a data race fails the run
-/// even when every expectation holds.
+/// A generated spy under load. CI runs this suite under ThreadSanitizer (.ci/run's step
+/// `swift test --enable-all-traits --sanitize=thread --filter "…|SpyConcurrency"`), where a data race fails
+/// the run even when every expectation holds.
 @Suite struct SpyConcurrencyTests {
     @Test func eightThreadsMakingTwoHundredThousandCallsEachLoseNothing() async throws {
         let threads = 8

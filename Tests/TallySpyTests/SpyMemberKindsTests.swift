@@ -20,9 +20,9 @@ import Testing
         let tracker = TrackerSpy()
         tracker.log("text")
         tracker.log(42)
-        tracker.expectCount(2, of: .log)
         tracker.expectCalled(.log("text"))
         tracker.expectCalled(.log(42))
+        tracker.expectCount(2, of: .log)
         tracker.expectNothingElse()
     }
 
