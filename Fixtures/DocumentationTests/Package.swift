@@ -20,7 +20,7 @@ let package = Package(
     // macOS 13 / iOS 16: the SDKBridge timeout (a `Clock`) of "Wrapping awkward SDKs".
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "Tally", path: "../..", traits: ["CLI", "Delivery", "Collector"]),
+        .package(name: "Tally", path: "../..", traits: ["CLI", "Delivery", "Collector", "SpyMacro"]),
         .package(path: "VendorSDKs"),
     ],
     targets: [
@@ -98,6 +98,9 @@ let package = Package(
             name: "ReadingRecordingsDocTests",
             dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
         ),
+        // TallySpy (the SpyMacro trait): its landing page, and "Generating spies with @Spy".
+        .testTarget(name: "TallySpyDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
+        .testTarget(name: "GeneratingSpiesDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
     ]
 )
 

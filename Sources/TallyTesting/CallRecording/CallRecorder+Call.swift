@@ -87,10 +87,12 @@ extension CallRecorder {
         return labels.map { $0 == "_" ? nil : String($0) }
     }
 
-    /// `logEvent(named: "test", properties: nil)`; `delegate(nil)` for a name without parentheses;
-    /// `fetch(id:) with (1, 2)` when the arguments don't fit the labels.
+    /// `logEvent(named: "test", properties: nil)`; `delegate(nil)` for a name without parentheses, or
+    /// `delegate` with no arguments (a property read); `fetch(id:) with (1, 2)` when the arguments don't fit
+    /// the labels.
     static func render(method: String, arguments: [Argument]) -> String {
         guard let open = method.firstIndex(of: "("), method.last == ")" else {
+            guard !arguments.isEmpty else { return method }
             return method + "(" + arguments.map(\.description).joined(separator: ", ") + ")"
         }
         let inside = method[method.index(after: open)..<method.index(before: method.endIndex)]

@@ -45,9 +45,7 @@ extension CallRecorder {
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        let expected = ExpectedCall.call(method)
-        guard let calls = claimOne(expected.matches) else { return true }
-        return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
+        expectCalled(matching: .call(method), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Expects a call to `method` with exactly these arguments that no other expectation accounted for.
@@ -75,6 +73,16 @@ extension CallRecorder {
         column: UInt = #column
     ) -> Bool {
         let expected = ExpectedCall(method: method, arguments: ([first] + rest).map(Argument.init))
+        return expectCalled(matching: expected, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``expectCalled(_:fileID:filePath:line:column:)`` when `expected` has no arguments, otherwise
+    /// ``expectCalled(_:with:_:fileID:filePath:line:column:)``: for TallySpy, whose typed calls carry their
+    /// arguments as an array.
+    @discardableResult
+    package func expectCalled(
+        matching expected: ExpectedCall, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) -> Bool {
         guard let calls = claimOne(expected.matches) else { return true }
         return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
     }
@@ -96,11 +104,21 @@ extension CallRecorder {
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        guard let calls = claimAll({ $0.method == method }, if: { $0 == 0 }) else { return true }
-        let matching = calls.indices.filter { calls[$0].method == method }
+        expectNotCalled(matching: .call(method), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``expectNotCalled(_:fileID:filePath:line:column:)`` for a call with given arguments, or with any
+    /// when `expected` has none: for TallySpy.
+    @discardableResult
+    package func expectNotCalled(
+        matching expected: ExpectedCall, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) -> Bool {
+        guard let calls = claimAll(expected.matches, if: { $0 == 0 }) else { return true }
+        let matching = calls.indices.filter { expected.matches(calls[$0]) }
+        let what = expected.arguments == nil ? expected.method : expected.description
         return fail(
             """
-            Expected no call to \(method), but \(Self.count(matching.count, "was", "were")) recorded:
+            Expected no call to \(what), but \(Self.count(matching.count, "was", "were")) recorded:
             \(matching.map { "  [\($0)] \(calls[$0])" }.joined(separator: "\n"))
 
             \(Self.listing(calls))
@@ -129,9 +147,20 @@ extension CallRecorder {
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        let isCounted: (Call) -> Bool = { method == nil || $0.method == method }
+        expectCount(
+            count, matching: method.map { .call($0) }, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// ``expectCount(_:of:fileID:filePath:line:column:)`` for calls with given arguments, or with any when
+    /// `expected` has none: for TallySpy.
+    @discardableResult
+    package func expectCount(
+        _ count: Int, matching expected: ExpectedCall?, fileID: StaticString, filePath: StaticString, line: UInt,
+        column: UInt
+    ) -> Bool {
+        let isCounted: (Call) -> Bool = { expected?.matches($0) ?? true }
         guard let calls = claimAll(isCounted, if: { $0 == count }) else { return true }
-        guard let method else {
+        guard let expected else {
             return fail(
                 """
                 Expected \(Self.count(count, "call")), but \(Self.count(calls.count, "was", "were")) recorded.
@@ -146,10 +175,11 @@ extension CallRecorder {
             ? "none was recorded."
             : "\(Self.count(matching.count, "was", "were")) recorded:\n"
                 + matching.map { "  [\($0)] \(calls[$0])" }.joined(separator: "\n")
-        let closest = matching.isEmpty ? Self.closestDifference(to: .call(method), in: calls) : ""
+        let closest = matching.isEmpty ? Self.closestDifference(to: expected, in: calls) : ""
+        let what = expected.arguments == nil ? expected.method : expected.description
         return fail(
             """
-            Expected \(Self.count(count, "call")) to \(method), but \(recorded)
+            Expected \(Self.count(count, "call")) to \(what), but \(recorded)
 
             \(Self.listing(calls))\(closest)
             """,

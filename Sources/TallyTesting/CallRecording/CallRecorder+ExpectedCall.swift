@@ -38,7 +38,7 @@ extension CallRecorder {
             ExpectedCall(method: method, arguments: ([first] + rest).map(Argument.init))
         }
 
-        func matches(_ call: Call) -> Bool {
+        package func matches(_ call: Call) -> Bool {
             call.method == method && (arguments.map { $0 == call.arguments } ?? true)
         }
     }

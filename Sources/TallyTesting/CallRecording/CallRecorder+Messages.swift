@@ -7,7 +7,7 @@ extension CallRecorder {
     static let listingLimit = 50
 
     /// `Recorded calls (2):` and one line per call, or `Recorded calls: none.`
-    static func listing(_ calls: [Call]) -> String {
+    package static func listing(_ calls: [Call]) -> String {
         guard !calls.isEmpty else { return "Recorded calls: none." }
         var lines = ["Recorded calls (\(calls.count)):"]
         let shown = calls.count <= listingLimit ? calls.indices : calls.indices.prefix(listingLimit)

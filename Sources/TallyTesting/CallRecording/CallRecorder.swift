@@ -123,6 +123,12 @@ public final class CallRecorder: Sendable {
         /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
         var verified: [Bool] = []
         var stubs: [String: Stub] = [:]
+        /// Per method, what TallySpy keeps beside the calls (its typed stubs), read under the same lock as
+        /// the call is appended.
+        var attachments: [String: any Sendable] = [:]
+        /// Called after each change with the new count (see `watch(_:)`); empty unless something waits.
+        var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
+        var nextWatcher: UInt64 = 0
     }
 
     let state = Locked(State())
@@ -234,26 +240,92 @@ public final class CallRecorder: Sendable {
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the mode
     /// stay.
     public func clear() {
-        state.withLock { state in
+        let watchers = state.withLock { state in
             state.calls.removeAll()
             state.verified.removeAll()
+            return state.watchers
         }
+        notify(watchers, count: 0)
     }
 
     /// Appends a call and returns it with the method's stub, or nil for the stand-in (which reports).
     func append(_ method: String, _ arguments: [Any?], _ location: Location) -> (Call, Stub?)? {
+        appendWithAttachment(method, arguments, location).map { ($0.0, $0.1) }
+    }
+
+    /// Appends a call and returns it with the method's stub and attachment, or nil for the stand-in (which
+    /// reports).
+    private func appendWithAttachment(
+        _ method: String, _ arguments: [Any?], _ location: Location
+    ) -> (Call, Stub?, (any Sendable)?)? {
         let converted = arguments.map(Argument.init)
         guard !isStandIn else {
             let call = Call(method: method, arguments: converted, order: -1)
             report(Self.noCurrentRecorderMessage(call), at: location)
             return nil
         }
-        return state.withLock { state in
+        let (call, stub, attachment, watchers, count) = state.withLock { state in
             let call = Call(method: method, arguments: converted, order: OrderCounter.next())
             state.calls.append(call)
             state.verified.append(false)
-            return (call, state.stubs.isEmpty ? nil : state.stubs[method])
+            return (
+                call, state.stubs.isEmpty ? nil : state.stubs[method],
+                state.attachments.isEmpty ? nil : state.attachments[method],
+                state.watchers.isEmpty ? nil : state.watchers, state.calls.count
+            )
         }
+        if let watchers { notify(watchers, count: count) }
+        return (call, stub, attachment)
+    }
+
+    /// Records a call and returns it with what TallySpy attached to its method (its stubs), in one lock: the
+    /// recorder's own stubs are not consulted. Nil for the ``current`` stand-in, which reports the call
+    /// instead.
+    package func recordCall(
+        _ method: String, arguments: [Any?], fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) -> (call: Call, attachment: (any Sendable)?)? {
+        appendWithAttachment(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))
+            .map { ($0.0, $0.2) }
+    }
+
+    /// Changes what is attached to `method` (see `recordCall`), or to every method when `method` is nil.
+    package func updateAttachment(for method: String?, _ update: ((any Sendable)?) -> (any Sendable)?) {
+        state.withLock { state in
+            guard let method else {
+                state.attachments.removeAll()
+                return
+            }
+            state.attachments[method] = update(state.attachments[method])
+        }
+    }
+
+    /// The calls recorded from `index` on, for a waiter that counts new calls only.
+    package func calls(from index: Int) -> [Call] {
+        state.withLock { Array($0.calls[min(max(0, index), $0.calls.count)...]) }
+    }
+
+    /// Calls `watcher` with the new count after every change (a call recorded, or ``clear()``), from the
+    /// changing thread and outside the lock, until it returns true. It is also called once right away.
+    ///
+    /// - Returns: a token for ``unwatch(_:)``.
+    @discardableResult
+    package func watch(_ watcher: @escaping @Sendable (Int) -> Bool) -> UInt64 {
+        let (token, count) = state.withLock { state in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = watcher
+            return (state.nextWatcher, state.calls.count)
+        }
+        if watcher(count) { unwatch(token) }
+        return token
+    }
+
+    /// Stops calling a watcher.
+    package func unwatch(_ token: UInt64) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+    }
+
+    private func notify(_ watchers: [UInt64: @Sendable (Int) -> Bool], count: Int) {
+        for (token, watcher) in watchers where watcher(count) { unwatch(token) }
     }
 
     func report(_ message: String, at location: Location) {

@@ -1,45 +1,8 @@
+#if SpyMacro
 import Foundation
 import Tally
+import TallySpy
 import Testing
-
-/// Records every Amplitude call, safely from any thread. It has no options type, so it takes `Never?`.
-final class AmplitudeSpy: AmplitudeAdapter, @unchecked Sendable {
-    enum Call: Equatable {
-        case track(eventType: String, eventProperties: [String: PropertyValue]?)
-        case identify(userProperties: [String: PropertyValue]?)
-        case setUserId(String?)
-        case setGroup(groupType: String, groupName: String)
-        case groupIdentify(groupType: String, groupName: String, groupProperties: [String: PropertyValue]?)
-        case reset
-    }
-
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-
-    var calls: [Call] { lock.withLock { recorded } }
-
-    func track(eventType: String, eventProperties: [String: Any]?, options: Never?) {
-        record(.track(eventType: eventType, eventProperties: typed(eventProperties)))
-    }
-
-    func identify(userProperties: [String: Any]?, options: Never?) {
-        record(.identify(userProperties: typed(userProperties)))
-    }
-
-    func setUserId(userId: String?) { record(.setUserId(userId)) }
-
-    func setGroup(groupType: String, groupName: String, options: Never?) {
-        record(.setGroup(groupType: groupType, groupName: groupName))
-    }
-
-    func groupIdentify(groupType: String, groupName: String, groupProperties: [String: Any]?, options: Never?) {
-        record(.groupIdentify(groupType: groupType, groupName: groupName, groupProperties: typed(groupProperties)))
-    }
-
-    func reset() { record(.reset) }
-
-    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
-}
 
 /// A stand-in for Amplitude-Swift's `Amplitude` with its exact signatures: `EventOptions`, default
 /// arguments, `@discardableResult` returns of `Amplitude`, and the overloads that must not confuse the
@@ -112,35 +75,35 @@ extension Vendors {
         @Test func trackTracksTheEventWithItsProperties() {
             let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .track(eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza", "price": 9.5])
-                ])
+            spy.expectExactly([
+                .track(
+                    eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza", "price": 9.5], options: nil)
+            ])
         }
 
         @Test func trackWithoutPropertiesPassesNil() {
             _ = deliver(Event("app_opened"), to: destination)
-            #expect(spy.calls == [.track(eventType: "app_opened", eventProperties: nil)])
+            spy.expectExactly([.track(eventType: "app_opened", eventProperties: nil, options: nil)])
         }
 
         @Test func screenTracksAmplitudesScreenViewed() {
             let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .track(
-                        eventType: "[Amplitude] Screen Viewed",
-                        eventProperties: ["[Amplitude] Screen Name": "Menu", "section": "pizza"])
-                ])
+            spy.expectExactly([
+                .track(
+                    eventType: "[Amplitude] Screen Viewed",
+                    eventProperties: ["[Amplitude] Screen Name": "Menu", "section": "pizza"], options: nil)
+            ])
         }
 
         @Test func theScreenNameWinsOverAScreenNameProperty() {
             let event = Event.screen("Menu", ["[Amplitude] Screen Name": "Other"])
             let delivery = deliver(event, to: destination)
-            #expect(
-                spy.calls == [
-                    .track(eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": "Menu"])
-                ])
+            spy.expectExactly([
+                .track(
+                    eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": "Menu"],
+                    options: nil)
+            ])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "amplitude", event: event,
@@ -149,31 +112,30 @@ extension Vendors {
 
         @Test func identifySetsTheUserIdThenTheUserProperties() {
             _ = deliver(.identify(userId: "user-42", traits: ["plan": "pro"]), to: destination)
-            #expect(spy.calls == [.setUserId("user-42"), .identify(userProperties: ["plan": "pro"])])
+            spy.expectExactly([.setUserId(userId: "user-42"), .identify(userProperties: ["plan": "pro"], options: nil)])
         }
 
         @Test func identifyWithoutTraitsOnlySetsTheUserId() {
             _ = deliver(.identify(userId: "user-42"), to: destination)
-            #expect(spy.calls == [.setUserId("user-42")])
+            spy.expectExactly([.setUserId(userId: "user-42")])
         }
 
         @Test func groupSetsTheGroupThenItsProperties() {
             _ = deliver(.group("acme", traits: ["seats": 10]), to: destination)
-            #expect(
-                spy.calls == [
-                    .setGroup(groupType: "group", groupName: "acme"),
-                    .groupIdentify(groupType: "group", groupName: "acme", groupProperties: ["seats": 10]),
-                ])
+            spy.expectExactly([
+                .setGroup(groupType: "group", groupName: "acme", options: nil),
+                .groupIdentify(groupType: "group", groupName: "acme", groupProperties: ["seats": 10], options: nil),
+            ])
         }
 
         @Test func theGroupTypeIsConfigurable() {
             _ = deliver(.group("acme"), to: AmplitudeDestination(adapter: spy, groupType: "org"))
-            #expect(spy.calls == [.setGroup(groupType: "org", groupName: "acme")])
+            spy.expectExactly([.setGroup(groupType: "org", groupName: "acme", options: nil)])
         }
 
         @Test func aliasSetsTheNewUserId() {
             _ = deliver(.alias("user-43"), to: destination, userId: "user-42")
-            #expect(spy.calls == [.setUserId("user-43")])
+            spy.expectExactly([.setUserId(userId: "user-43")])
         }
 
         // MARK: Strings
@@ -219,7 +181,7 @@ extension Vendors {
         func stringsLongerThan1024AreCutAtAnyDepth(_ rule: StringCase) {
             let event = Event("ordered", rule.properties)
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.track(eventType: "ordered", eventProperties: rule.sent)])
+            spy.expectExactly([.track(eventType: "ordered", eventProperties: rule.sent, options: nil)])
             #expect(delivery.problems.map(\.path) == rule.paths)
             for problem in delivery.problems {
                 expectVendorProblem(
@@ -233,12 +195,12 @@ extension Vendors {
             let group = Event.group("acme", traits: ["motto": [.string(Self.long)]])
             let identified = deliver(identify, to: destination)
             let grouped = deliver(group, to: destination)
-            #expect(
-                spy.calls == [
-                    .setUserId("user-42"), .identify(userProperties: ["bio": Self.cut]),
-                    .setGroup(groupType: "group", groupName: "acme"),
-                    .groupIdentify(groupType: "group", groupName: "acme", groupProperties: ["motto": [Self.cut]]),
-                ])
+            spy.expectExactly([
+                .setUserId(userId: "user-42"), .identify(userProperties: ["bio": Self.cut], options: nil),
+                .setGroup(groupType: "group", groupName: "acme", options: nil),
+                .groupIdentify(
+                    groupType: "group", groupName: "acme", groupProperties: ["motto": [Self.cut]], options: nil),
+            ])
             #expect(identified.problems.map(\.path) == ["/properties/bio"])
             #expect(grouped.problems.map(\.path) == ["/properties/motto/0"])
         }
@@ -246,11 +208,11 @@ extension Vendors {
         @Test func aLongScreenNameIsCutWithAPathToTheName() {
             let event = Event.screen(Self.long)
             let delivery = deliver(event, to: destination)
-            #expect(
-                spy.calls == [
-                    .track(
-                        eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": Self.cut])
-                ])
+            spy.expectExactly([
+                .track(
+                    eventType: "[Amplitude] Screen Viewed", eventProperties: ["[Amplitude] Screen Name": Self.cut],
+                    options: nil)
+            ])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "amplitude", event: event, path: "/name",
@@ -260,7 +222,7 @@ extension Vendors {
         @Test func theLimitIsConfigurable() {
             let destination = AmplitudeDestination(adapter: spy, limits: AmplitudeLimits(maximumStringLength: 3))
             let delivery = deliver(Event("ordered", ["note": "abcd"]), to: destination)
-            #expect(spy.calls == [.track(eventType: "ordered", eventProperties: ["note": "abc"])])
+            spy.expectExactly([.track(eventType: "ordered", eventProperties: ["note": "abc"], options: nil)])
             #expect(delivery.problems.count == 1)
         }
 
@@ -268,7 +230,7 @@ extension Vendors {
 
         @Test func resetCallsAmplitudesReset() {
             destination.reset()
-            #expect(spy.calls == [.reset])
+            spy.expectExactly([.reset])
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
@@ -277,13 +239,12 @@ extension Vendors {
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
-            #expect(
-                spy.calls == [
-                    .setUserId("user-42"),
-                    .identify(userProperties: ["plan": "pro"]),
-                    .reset,
-                    .track(eventType: "browsing", eventProperties: nil),
-                ])
+            spy.expectExactly([
+                .setUserId(userId: "user-42"),
+                .identify(userProperties: ["plan": "pro"], options: nil),
+                .reset,
+                .track(eventType: "browsing", eventProperties: nil, options: nil),
+            ])
             #expect(analytics.diagnostics.destinations["amplitude"]?.delivered == 2)
             await analytics.shutdown()
         }
@@ -294,7 +255,7 @@ extension Vendors {
             let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("ordered", ["note": .string(Self.long)])
             await analytics.flush()
-            #expect(spy.calls == [.track(eventType: "ordered", eventProperties: ["note": Self.cut])])
+            spy.expectExactly([.track(eventType: "ordered", eventProperties: ["note": Self.cut], options: nil)])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.destinations["amplitude"]?.delivered == 1)
             #expect(diagnostics.destinations["amplitude"]?.dropped == [:])
@@ -335,3 +296,4 @@ extension Vendors {
         }
     }
 }
+#endif

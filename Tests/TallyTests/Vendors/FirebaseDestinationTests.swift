@@ -1,30 +1,8 @@
+#if SpyMacro
 import Foundation
 import Tally
+import TallySpy
 import Testing
-
-/// Records every Firebase call, safely from any thread.
-final class FirebaseSpy: FirebaseAnalyticsAdapter, @unchecked Sendable {
-    enum Call: Equatable {
-        case logEvent(String, parameters: [String: PropertyValue]?)
-        case setUserID(String?)
-        case setUserProperty(String?, forName: String)
-    }
-
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-
-    var calls: [Call] { lock.withLock { recorded } }
-
-    func logEvent(_ name: String, parameters: [String: Any]?) {
-        record(.logEvent(name, parameters: typed(parameters)))
-    }
-
-    func setUserID(_ userID: String?) { record(.setUserID(userID)) }
-
-    func setUserProperty(_ value: String?, forName name: String) { record(.setUserProperty(value, forName: name)) }
-
-    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
-}
 
 /// A stand-in for `FirebaseAnalytics.Analytics`: class methods with Firebase's exact names, in a
 /// namespace, with Firebase's own type name `Analytics`.
@@ -72,28 +50,27 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             #expect(delivery.problems.isEmpty)
             #expect(delivery.thrown == nil)
-            #expect(
-                spy.calls == [
-                    .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza", "price": 9.5, "quantity": 2])
-                ])
+            spy.expectExactly([
+                .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza", "price": 9.5, "quantity": 2])
+            ])
         }
 
         @Test func trackWithoutPropertiesPassesNilParameters() {
             let delivery = deliver(Event("app_opened"), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("app_opened", parameters: nil)])
+            spy.expectExactly([.logEvent("app_opened", parameters: nil)])
         }
 
         @Test func screenLogsScreenView() {
             let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("screen_view", parameters: ["screen_name": "Menu", "section": "pizza"])])
+            spy.expectExactly([.logEvent("screen_view", parameters: ["screen_name": "Menu", "section": "pizza"])])
         }
 
         @Test func screenNameWinsOverAScreenNameProperty() {
             let event = Event.screen("Menu", ["screen_name": "Other"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("screen_view", parameters: ["screen_name": "Menu"])])
+            spy.expectExactly([.logEvent("screen_view", parameters: ["screen_name": "Menu"])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/screen_name",
@@ -103,7 +80,7 @@ extension Vendors {
         @Test func aScreenNamePropertyEqualToTheNameIsNoProblem() {
             let delivery = deliver(.screen("Menu", ["screen_name": "Menu"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("screen_view", parameters: ["screen_name": "Menu"])])
+            spy.expectExactly([.logEvent("screen_view", parameters: ["screen_name": "Menu"])])
         }
 
         @Test func identifySetsTheUserIDThenEachTraitInNameOrder() {
@@ -111,27 +88,26 @@ extension Vendors {
                 userId: "user-42", traits: ["plan": "pro", "age": 42, "score": 9.5, "beta": true, "nickname": nil])
             let delivery = deliver(event, to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .setUserID("user-42"),
-                    .setUserProperty("42", forName: "age"),
-                    .setUserProperty("true", forName: "beta"),
-                    .setUserProperty(nil, forName: "nickname"),
-                    .setUserProperty("pro", forName: "plan"),
-                    .setUserProperty("9.5", forName: "score"),
-                ])
+            spy.expectExactly([
+                .setUserID("user-42"),
+                .setUserProperty("42", forName: "age"),
+                .setUserProperty("true", forName: "beta"),
+                .setUserProperty(nil, forName: "nickname"),
+                .setUserProperty("pro", forName: "plan"),
+                .setUserProperty("9.5", forName: "score"),
+            ])
         }
 
         @Test func groupLogsJoinGroup() {
             let delivery = deliver(.group("acme", traits: ["seats": 10]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("join_group", parameters: ["group_id": "acme", "seats": 10])])
+            spy.expectExactly([.logEvent("join_group", parameters: ["group_id": "acme", "seats": 10])])
         }
 
         @Test func aliasSetsTheNewUserID() {
             let delivery = deliver(.alias("user-43"), to: destination, userId: "user-42")
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.setUserID("user-43")])
+            spy.expectExactly([.setUserID("user-43")])
         }
 
         // MARK: Event names
@@ -172,7 +148,7 @@ extension Vendors {
         func eventNamesAreMadeValid(_ rule: NameCase) {
             let event = Event(rule.input, ["item_name": "Pizza"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent(rule.sent, parameters: ["item_name": "Pizza"])])
+            spy.expectExactly([.logEvent(rule.sent, parameters: ["item_name": "Pizza"])])
             #expect(delivery.problems.count == rule.fragments.count)
             for (problem, fragment) in zip(delivery.problems, rule.fragments) {
                 expectVendorProblem(problem, destination: "firebase", event: event, path: "/name", mentioning: fragment)
@@ -183,7 +159,7 @@ extension Vendors {
         func validEventNamesAreSentAsTheyAre(_ name: String) {
             let delivery = deliver(Event(name), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent(name, parameters: nil)])
+            spy.expectExactly([.logEvent(name, parameters: nil)])
         }
 
         // MARK: Parameters
@@ -192,7 +168,7 @@ extension Vendors {
         func parameterNamesFollowTheSameRules(_ rule: NameCase) {
             let event = Event("ordered", [rule.input: "Pizza"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: [rule.sent: "Pizza"])])
+            spy.expectExactly([.logEvent("ordered", parameters: [rule.sent: "Pizza"])])
             #expect(delivery.problems.count == rule.fragments.count)
             for (problem, fragment) in zip(delivery.problems, rule.fragments) {
                 expectVendorProblem(
@@ -204,13 +180,13 @@ extension Vendors {
         @Test func reservedEventNamesDoNotApplyToParameters() {
             let delivery = deliver(Event("ordered", ["error": "none"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["error": "none"])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["error": "none"])])
         }
 
         @Test func aRenamedParameterNeverOverwritesAValidOne() {
             let event = Event("ordered", ["item name": "renamed", "item_name": "valid"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["item_name": "valid"])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["item_name": "valid"])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/item name",
@@ -220,7 +196,7 @@ extension Vendors {
         @Test func amongRenamedParametersTheFirstKeyInSortedOrderWins() {
             let event = Event("ordered", ["a-b": 2, "a b": 1])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["a_b": 1])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["a_b": 1])])
             #expect(delivery.problems.count == 2)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/a b",
@@ -238,7 +214,7 @@ extension Vendors {
         func nonScalarParametersAreRemoved(_ key: String, _ value: PropertyValue) {
             let event = Event("ordered", [key: value, "item_name": "Pizza"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["item_name": "Pizza"])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["item_name": "Pizza"])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/\(key)",
@@ -248,7 +224,7 @@ extension Vendors {
         @Test func booleansAreSentAsIntegersWithoutAProblem() {
             let delivery = deliver(Event("ordered", ["gift": true, "paid": false]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["gift": 1, "paid": 0])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["gift": 1, "paid": 0])])
         }
 
         struct StringCase: Sendable {
@@ -268,7 +244,7 @@ extension Vendors {
         func longStringValuesAreCutAtACharacterBoundary(_ rule: StringCase) {
             let event = Event("ordered", ["note": .string(rule.input)])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["note": .string(rule.sent)])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["note": rule.sent])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/note",
@@ -279,16 +255,15 @@ extension Vendors {
             let text = PropertyValue.string(String(repeating: "x", count: 100))
             let delivery = deliver(Event("ordered", ["note": text]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["note": text])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["note": text])])
         }
 
         @Test func aLongScreenNameIsCutWithAPathToTheName() {
             let event = Event.screen(String(repeating: "s", count: 120))
             let delivery = deliver(event, to: destination)
-            #expect(
-                spy.calls == [
-                    .logEvent("screen_view", parameters: ["screen_name": .string(String(repeating: "s", count: 100))])
-                ])
+            spy.expectExactly([
+                .logEvent("screen_view", parameters: ["screen_name": String(repeating: "s", count: 100)])
+            ])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/name", mentioning: "at most 100"
@@ -298,7 +273,7 @@ extension Vendors {
         @Test func atMost25ParametersAreKeptInNameOrder() {
             let event = Event("ordered", numberedProperties(30))
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: numberedProperties(25))])
+            spy.expectExactly([.logEvent("ordered", parameters: numberedProperties(25))])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties",
@@ -312,7 +287,7 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             var expected = numberedProperties(24)
             expected["screen_name"] = "Menu"
-            #expect(spy.calls == [.logEvent("screen_view", parameters: expected)])
+            spy.expectExactly([.logEvent("screen_view", parameters: expected)])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties",
@@ -326,7 +301,7 @@ extension Vendors {
             properties["zzz"] = ["a"]
             let event = Event("ordered", properties)
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("ordered", parameters: numberedProperties(25))])
+            spy.expectExactly([.logEvent("ordered", parameters: numberedProperties(25))])
             #expect(delivery.problems.map(\.path) == ["/properties/zz", "/properties/zzz"])
         }
 
@@ -341,15 +316,14 @@ extension Vendors {
                     "value": 12.5,
                 ])
             let delivery = deliver(event, to: destination)
-            #expect(
-                spy.calls == [
-                    .logEvent(
-                        "purchase",
-                        parameters: [
-                            "items": [["item_name": "Pizza", "price": 9.5], ["item_id": "sku-1", "vegan": 1]],
-                            "value": 12.5,
-                        ])
-                ])
+            spy.expectExactly([
+                .logEvent(
+                    "purchase",
+                    parameters: [
+                        "items": [["item_name": "Pizza", "price": 9.5], ["item_id": "sku-1", "vegan": 1]],
+                        "value": 12.5,
+                    ])
+            ])
             #expect(delivery.problems.count == 2)
             expectVendorProblem(
                 delivery.problems.first, destination: "firebase", event: event, path: "/properties/items/0/item name",
@@ -362,7 +336,7 @@ extension Vendors {
         @Test func itemsThatAreNotObjectsAreRemovedLikeAnyArray() {
             let event = Event("purchase", ["items": ["Pizza"]])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.logEvent("purchase", parameters: nil)])
+            spy.expectExactly([.logEvent("purchase", parameters: nil)])
             #expect(delivery.problems.map(\.path) == ["/properties/items"])
         }
 
@@ -391,7 +365,7 @@ extension Vendors {
             let id = String(repeating: "u", count: 256)
             let delivery = deliver(.identify(userId: id), to: destination)
             #expect(delivery.thrown == nil)
-            #expect(spy.calls == [.setUserID(id)])
+            spy.expectExactly([.setUserID(id)])
         }
 
         struct UserPropertyCase: Sendable, CustomTestStringConvertible {
@@ -428,7 +402,7 @@ extension Vendors {
         func userPropertiesAreMadeValid(_ rule: UserPropertyCase) {
             let event = Event.identify(userId: "user-42", traits: [rule.key: rule.value])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.setUserID("user-42")] + (rule.sent.map { [$0] } ?? []))
+            spy.expectExactly([.setUserID("user-42")] + (rule.sent.map { [$0] } ?? []))
             #expect(delivery.problems.count == rule.fragments.count)
             for (problem, fragment) in zip(delivery.problems, rule.fragments) {
                 expectVendorProblem(
@@ -446,14 +420,14 @@ extension Vendors {
             let text = PropertyValue.string(String(repeating: "x", count: 500))
             let delivery = deliver(Event("ordered", ["note": text]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.logEvent("ordered", parameters: ["note": text])])
+            spy.expectExactly([.logEvent("ordered", parameters: ["note": text])])
         }
 
         // MARK: Reset
 
         @Test func resetClearsTheUserID() {
             destination.reset()
-            #expect(spy.calls == [.setUserID(nil)])
+            spy.expectExactly([.setUserID(nil)])
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
@@ -462,13 +436,12 @@ extension Vendors {
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
-            #expect(
-                spy.calls == [
-                    .setUserID("user-42"),
-                    .setUserProperty("pro", forName: "plan"),
-                    .setUserID(nil),
-                    .logEvent("browsing", parameters: nil),
-                ])
+            spy.expectExactly([
+                .setUserID("user-42"),
+                .setUserProperty("pro", forName: "plan"),
+                .setUserID(nil),
+                .logEvent("browsing", parameters: nil),
+            ])
             #expect(analytics.diagnostics.destinations["firebase"]?.delivered == 2)
             await analytics.shutdown()
         }
@@ -486,11 +459,10 @@ extension Vendors {
             analytics.screen("Menu")
             await analytics.flush()
 
-            #expect(
-                spy.calls == [
-                    .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]),
-                    .logEvent("screen_view", parameters: ["screen_name": "Menu"]),
-                ])
+            spy.expectExactly([
+                .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]),
+                .logEvent("screen_view", parameters: ["screen_name": "Menu"]),
+            ])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.tracked == 3)
             #expect(diagnostics.destinations["firebase"]?.delivered == 2)
@@ -504,20 +476,21 @@ extension Vendors {
         }
 
         @Test func theStaticAPIPathCallsTheClassMethods() async {
-            let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FakeFirebaseAnalytics.Analytics.self)])
+            let analytics = AnalyticsClient(destinations: [
+                FirebaseDestination(sdk: FakeFirebaseAnalytics.Analytics.self)
+            ])
             analytics.track("static path", ["n": 1])
             analytics.identify(userId: "user-7", traits: ["plan": "pro"])
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
-            #expect(
-                FakeFirebaseAnalytics.Analytics.recorder.calls == [
-                    .logEvent("static_path", parameters: ["n": 1]),
-                    .setUserID("user-7"),
-                    .setUserProperty("pro", forName: "plan"),
-                    .setUserID(nil),
-                    .logEvent("browsing", parameters: nil),
-                ])
+            FakeFirebaseAnalytics.Analytics.recorder.expectExactly([
+                .logEvent("static_path", parameters: ["n": 1]),
+                .setUserID("user-7"),
+                .setUserProperty("pro", forName: "plan"),
+                .setUserID(nil),
+                .logEvent("browsing", parameters: nil),
+            ])
             // The reset clears the user id only; the fuller reset is the app's decision.
             #expect(FakeFirebaseAnalytics.Analytics.fullResets.count == 0)
             #expect(analytics.destinationNames == ["firebase"])
@@ -525,3 +498,4 @@ extension Vendors {
         }
     }
 }
+#endif

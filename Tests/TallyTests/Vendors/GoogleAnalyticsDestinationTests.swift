@@ -1,24 +1,9 @@
+#if SpyMacro
 import Foundation
 import Tally
+import TallySpy
 import TallyTesting
 import Testing
-
-/// Records every call to the Google SDK, safely from any thread.
-final class GoogleAnalyticsSpy: GoogleAnalyticsAdapter, @unchecked Sendable {
-    enum Call: Equatable {
-        case trackEvent(with: String, properties: [String: PropertyValue])
-    }
-
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-
-    var calls: [Call] { lock.withLock { recorded } }
-
-    func trackEvent(with name: String, properties: [String: Any]) {
-        let call = Call.trackEvent(with: name, properties: typedProperties(properties))
-        lock.withLock { recorded.append(call) }
-    }
-}
 
 /// The example's third-party SDK: a class we do not control, with its own initializer and method.
 final class GoogleSDK {
@@ -44,28 +29,28 @@ extension Vendors {
         @Test func trackSendsTheNameAndProperties() {
             let delivery = deliver(Event("menu_item_ordered", ["item_name": "Pizza", "price": 9.5]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [.trackEvent(with: "menu_item_ordered", properties: ["item_name": "Pizza", "price": 9.5])])
+            spy.expectExactly([
+                .trackEvent(with: "menu_item_ordered", properties: ["item_name": "Pizza", "price": 9.5])
+            ])
         }
 
         @Test func trackWithoutPropertiesSendsAnEmptyDictionary() {
             _ = deliver(Event("app_opened"), to: destination)
-            #expect(spy.calls == [.trackEvent(with: "app_opened", properties: [:])])
+            spy.expectExactly([.trackEvent(with: "app_opened", properties: [:])])
         }
 
         @Test func screenSendsScreenView() {
             let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .trackEvent(with: "screen_view", properties: ["screen_name": "Menu", "section": "pizza"])
-                ])
+            spy.expectExactly([
+                .trackEvent(with: "screen_view", properties: ["screen_name": "Menu", "section": "pizza"])
+            ])
         }
 
         @Test func theScreenNameWinsOverAScreenNameProperty() {
             let event = Event.screen("Menu", ["screen_name": "Other"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.trackEvent(with: "screen_view", properties: ["screen_name": "Menu"])])
+            spy.expectExactly([.trackEvent(with: "screen_view", properties: ["screen_name": "Menu"])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "google", event: event, path: "/properties/screen_name",
@@ -98,7 +83,7 @@ extension Vendors {
             await analytics.flush()
             #expect(memory.resetCount == 1)
             #expect(memory.events == [.identify(userId: "user-42"), Event("browsing")])
-            #expect(spy.calls == [.trackEvent(with: "browsing", properties: [:])])
+            spy.expectExactly([.trackEvent(with: "browsing", properties: [:])])
             #expect(analytics.diagnostics.destinations["google"]?.delivered == 1)
             #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
             await analytics.shutdown()
@@ -114,7 +99,7 @@ extension Vendors {
             analytics.track("ordered", ["item_name": "Pizza"])
             analytics.identify(userId: "user-42")
             await analytics.flush()
-            #expect(spy.calls == [.trackEvent(with: "ordered", properties: ["item_name": "Pizza"])])
+            spy.expectExactly([.trackEvent(with: "ordered", properties: ["item_name": "Pizza"])])
             let google = analytics.diagnostics.destinations["google"]
             #expect(google?.delivered == 1)
             #expect(google?.dropped == [:])
@@ -143,3 +128,4 @@ extension Vendors {
         }
     }
 }
+#endif

@@ -1,52 +1,8 @@
+#if SpyMacro
 import Foundation
 import Tally
+import TallySpy
 import Testing
-
-/// Records every Mixpanel call, safely from any thread.
-final class MixpanelSpy: MixpanelAdapter, @unchecked Sendable {
-    enum Call: Equatable {
-        case track(event: String?, properties: [String: PropertyValue]?)
-        case identify(distinctId: String, usePeople: Bool, hasCompletion: Bool)
-        case createAlias(String, distinctId: String, usePeople: Bool, andIdentify: Bool, hasCompletion: Bool)
-        case setGroup(groupKey: String, groupID: String)
-        case peopleSet(properties: [String: PropertyValue])
-        case groupSet(groupKey: String, groupID: String, properties: [String: PropertyValue])
-        case reset(hasCompletion: Bool)
-    }
-
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-
-    var calls: [Call] { lock.withLock { recorded } }
-
-    func track(event: String?, properties: [String: Any]?) {
-        record(.track(event: event, properties: typed(properties)))
-    }
-
-    func identify(distinctId: String, usePeople: Bool, completion: (() -> Void)?) {
-        record(.identify(distinctId: distinctId, usePeople: usePeople, hasCompletion: completion != nil))
-    }
-
-    func createAlias(_ alias: String, distinctId: String, usePeople: Bool, andIdentify: Bool, completion: (() -> Void)?)
-    {
-        record(
-            .createAlias(
-                alias, distinctId: distinctId, usePeople: usePeople, andIdentify: andIdentify,
-                hasCompletion: completion != nil))
-    }
-
-    func setGroup(groupKey: String, groupID: String) { record(.setGroup(groupKey: groupKey, groupID: groupID)) }
-
-    func peopleSet(properties: [String: Any]) { record(.peopleSet(properties: typedProperties(properties))) }
-
-    func groupSet(groupKey: String, groupID: String, properties: [String: Any]) {
-        record(.groupSet(groupKey: groupKey, groupID: groupID, properties: typedProperties(properties)))
-    }
-
-    func reset(completion: (() -> Void)?) { record(.reset(hasCompletion: completion != nil)) }
-
-    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
-}
 
 /// A stand-in for the Mixpanel SDK with its exact signatures: `MixpanelType`, `Properties`, default
 /// arguments, `people` and `getGroup`. It records what reaches the SDK's own methods.
@@ -146,27 +102,26 @@ extension Vendors {
             let delivery = deliver(
                 Event("menu_item_ordered", ["item_name": "Pizza", "toppings": ["basil"]]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .track(event: "menu_item_ordered", properties: ["item_name": "Pizza", "toppings": ["basil"]])
-                ])
+            spy.expectExactly([
+                .track(event: "menu_item_ordered", properties: ["item_name": "Pizza", "toppings": ["basil"]])
+            ])
         }
 
         @Test func trackWithoutPropertiesPassesNil() {
             _ = deliver(Event("app_opened"), to: destination)
-            #expect(spy.calls == [.track(event: "app_opened", properties: nil)])
+            spy.expectExactly([.track(event: "app_opened", properties: nil)])
         }
 
         @Test func screenTracksLoadedAScreen() {
             let delivery = deliver(.screen("Menu", ["section": "pizza"]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls == [.track(event: "Loaded a Screen", properties: ["name": "Menu", "section": "pizza"])])
+            spy.expectExactly([.track(event: "Loaded a Screen", properties: ["name": "Menu", "section": "pizza"])])
         }
 
         @Test func theScreenNameWinsOverANameProperty() {
             let event = Event.screen("Menu", ["name": "Other"])
             let delivery = deliver(event, to: destination)
-            #expect(spy.calls == [.track(event: "Loaded a Screen", properties: ["name": "Menu"])])
+            spy.expectExactly([.track(event: "Loaded a Screen", properties: ["name": "Menu"])])
             #expect(delivery.problems.count == 1)
             expectVendorProblem(
                 delivery.problems.first, destination: "mixpanel", event: event, path: "/properties/name",
@@ -176,48 +131,44 @@ extension Vendors {
         @Test func identifyIdentifiesThenSetsTheTraitsOnTheProfile() {
             let delivery = deliver(.identify(userId: "user-42", traits: ["plan": "pro", "seats": 3]), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(
-                spy.calls == [
-                    .identify(distinctId: "user-42", usePeople: true, hasCompletion: false),
-                    .peopleSet(properties: ["plan": "pro", "seats": 3]),
-                ])
+            spy.expectExactly([
+                .identify(distinctId: "user-42", usePeople: true, completion: nil),
+                .peopleSet(properties: ["plan": "pro", "seats": 3]),
+            ])
         }
 
         @Test func identifyWithoutTraitsOnlyIdentifies() {
             _ = deliver(.identify(userId: "user-42"), to: destination)
-            #expect(spy.calls == [.identify(distinctId: "user-42", usePeople: true, hasCompletion: false)])
+            spy.expectExactly([.identify(distinctId: "user-42", usePeople: true, completion: nil)])
         }
 
         @Test func groupSetsTheGroupThenItsProfile() {
             _ = deliver(.group("acme", traits: ["seats": 10]), to: destination)
-            #expect(
-                spy.calls == [
-                    .setGroup(groupKey: "group_id", groupID: "acme"),
-                    .groupSet(groupKey: "group_id", groupID: "acme", properties: ["seats": 10]),
-                ])
+            spy.expectExactly([
+                .setGroup(groupKey: "group_id", groupID: "acme"),
+                .groupSet(groupKey: "group_id", groupID: "acme", properties: ["seats": 10]),
+            ])
         }
 
         @Test func theGroupKeyIsConfigurable() {
             _ = deliver(.group("acme"), to: MixpanelDestination(adapter: spy, groupKey: "company"))
-            #expect(spy.calls == [.setGroup(groupKey: "company", groupID: "acme")])
+            spy.expectExactly([.setGroup(groupKey: "company", groupID: "acme")])
         }
 
         @Test func aliasMapsTheNewIdToThePreviousOne() {
             _ = deliver(.alias("user-43"), to: destination, userId: "user-42")
-            #expect(
-                spy.calls == [
-                    .createAlias(
-                        "user-43", distinctId: "user-42", usePeople: true, andIdentify: true, hasCompletion: false)
-                ])
+            spy.expectExactly([
+                .createAlias(
+                    "user-43", distinctId: "user-42", usePeople: true, andIdentify: true, completion: nil)
+            ])
         }
 
         @Test func aliasOfAnAnonymousUserUsesTheAnonymousId() {
             _ = deliver(.alias("user-43"), to: destination)
-            #expect(
-                spy.calls == [
-                    .createAlias(
-                        "user-43", distinctId: "anon-1", usePeople: true, andIdentify: true, hasCompletion: false)
-                ])
+            spy.expectExactly([
+                .createAlias(
+                    "user-43", distinctId: "anon-1", usePeople: true, andIdentify: true, completion: nil)
+            ])
         }
 
         @Test func anAliasToTheCurrentIdIsDropped() {
@@ -236,8 +187,7 @@ extension Vendors {
         func fewerThan255PropertiesAreKeptInKeyOrder(_ count: Int, _ removed: Int) {
             let event = Event("ordered", numberedPropertiesWithWideKeys(count))
             let delivery = deliver(event, to: destination)
-            #expect(
-                spy.calls == [.track(event: "ordered", properties: numberedPropertiesWithWideKeys(min(count, 254)))])
+            spy.expectExactly([.track(event: "ordered", properties: numberedPropertiesWithWideKeys(min(count, 254)))])
             #expect(delivery.problems.count == (removed > 0 ? 1 : 0))
             if removed > 0 {
                 expectVendorProblem(
@@ -252,7 +202,7 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             var expected = numberedPropertiesWithWideKeys(253)
             expected["name"] = "Menu"
-            #expect(spy.calls == [.track(event: "Loaded a Screen", properties: expected)])
+            spy.expectExactly([.track(event: "Loaded a Screen", properties: expected)])
             #expect(delivery.problems.map(\.path) == ["/properties"])
         }
 
@@ -260,14 +210,14 @@ extension Vendors {
             let traits = numberedPropertiesWithWideKeys(300)
             let delivery = deliver(.identify(userId: "user-42", traits: traits), to: destination)
             #expect(delivery.problems.isEmpty)
-            #expect(spy.calls.last == .peopleSet(properties: traits))
+            spy.expectCalled(.peopleSet(properties: traits))
         }
 
         // MARK: Reset
 
         @Test func resetCallsMixpanelsResetWithoutACompletion() {
             destination.reset()
-            #expect(spy.calls == [.reset(hasCompletion: false)])
+            spy.expectExactly([.reset(completion: nil)])
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
@@ -276,13 +226,12 @@ extension Vendors {
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
-            #expect(
-                spy.calls == [
-                    .identify(distinctId: "user-42", usePeople: true, hasCompletion: false),
-                    .peopleSet(properties: ["plan": "pro"]),
-                    .reset(hasCompletion: false),
-                    .track(event: "browsing", properties: nil),
-                ])
+            spy.expectExactly([
+                .identify(distinctId: "user-42", usePeople: true, completion: nil),
+                .peopleSet(properties: ["plan": "pro"]),
+                .reset(completion: nil),
+                .track(event: "browsing", properties: nil),
+            ])
             #expect(analytics.diagnostics.destinations["mixpanel"]?.delivered == 2)
             await analytics.shutdown()
         }
@@ -296,11 +245,10 @@ extension Vendors {
             analytics.alias("user-42")
             await analytics.flush()
 
-            #expect(
-                spy.calls == [
-                    .track(event: "ordered", properties: numberedPropertiesWithWideKeys(254)),
-                    .identify(distinctId: "user-42", usePeople: true, hasCompletion: false),
-                ])
+            spy.expectExactly([
+                .track(event: "ordered", properties: numberedPropertiesWithWideKeys(254)),
+                .identify(distinctId: "user-42", usePeople: true, completion: nil),
+            ])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.destinations["mixpanel"]?.delivered == 2)
             #expect(diagnostics.destinations["mixpanel"]?.dropped == [.rejected: 1])
@@ -347,3 +295,4 @@ extension Vendors {
 func numberedPropertiesWithWideKeys(_ count: Int) -> [String: PropertyValue] {
     Dictionary(uniqueKeysWithValues: (0..<count).map { (String(format: "p%03d", $0), PropertyValue.int($0)) })
 }
+#endif

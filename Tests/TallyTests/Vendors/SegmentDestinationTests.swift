@@ -1,39 +1,8 @@
+#if SpyMacro
 import Foundation
 import Tally
+import TallySpy
 import Testing
-
-/// Records every Segment call, safely from any thread.
-final class SegmentSpy: SegmentAdapter, @unchecked Sendable {
-    enum Call: Equatable {
-        case track(name: String, properties: [String: PropertyValue]?)
-        case screen(title: String, category: String?, properties: [String: PropertyValue]?)
-        case identify(userId: String, traits: [String: PropertyValue]?)
-        case group(groupId: String, traits: [String: PropertyValue]?)
-        case alias(newId: String)
-        case reset
-    }
-
-    private let lock = NSLock()
-    private var recorded: [Call] = []
-
-    var calls: [Call] { lock.withLock { recorded } }
-
-    func track(name: String, properties: [String: Any]?) { record(.track(name: name, properties: typed(properties))) }
-
-    func screen(title: String, category: String?, properties: [String: Any]?) {
-        record(.screen(title: title, category: category, properties: typed(properties)))
-    }
-
-    func identify(userId: String, traits: [String: Any]?) { record(.identify(userId: userId, traits: typed(traits))) }
-
-    func group(groupId: String, traits: [String: Any]?) { record(.group(groupId: groupId, traits: typed(traits))) }
-
-    func alias(newId: String) { record(.alias(newId: newId)) }
-
-    func reset() { record(.reset) }
-
-    private func record(_ call: Call) { lock.withLock { recorded.append(call) } }
-}
 
 /// A stand-in for analytics-swift's `Analytics`, with both its typed (`Codable`) and untyped
 /// (`[String: Any]`) overloads and their default arguments, in a namespace.
@@ -98,27 +67,25 @@ extension Vendors {
                 #expect(delivery.problems.isEmpty)
                 #expect(delivery.thrown == nil)
             }
-            #expect(
-                spy.calls == [
-                    .track(name: "menu_item_ordered", properties: ["item_name": "Pizza"]),
-                    .screen(title: "Menu", category: nil, properties: ["section": "pizza"]),
-                    .identify(userId: "user-42", traits: ["plan": "pro"]),
-                    .group(groupId: "acme", traits: ["seats": 10]),
-                    .alias(newId: "user-43"),
-                ])
+            spy.expectExactly([
+                .track(name: "menu_item_ordered", properties: ["item_name": "Pizza"]),
+                .screen(title: "Menu", category: nil, properties: ["section": "pizza"]),
+                .identify(userId: "user-42", traits: ["plan": "pro"]),
+                .group(groupId: "acme", traits: ["seats": 10]),
+                .alias(newId: "user-43"),
+            ])
         }
 
         @Test func emptyPropertiesAndTraitsArePassedAsNil() {
             for event in [Event("app_opened"), .screen("Menu"), .identify(userId: "user-42"), .group("acme")] {
                 _ = deliver(event, to: destination)
             }
-            #expect(
-                spy.calls == [
-                    .track(name: "app_opened", properties: nil),
-                    .screen(title: "Menu", category: nil, properties: nil),
-                    .identify(userId: "user-42", traits: nil),
-                    .group(groupId: "acme", traits: nil),
-                ])
+            spy.expectExactly([
+                .track(name: "app_opened", properties: nil),
+                .screen(title: "Menu", category: nil, properties: nil),
+                .identify(userId: "user-42", traits: nil),
+                .group(groupId: "acme", traits: nil),
+            ])
         }
 
         // MARK: Size
@@ -133,7 +100,7 @@ extension Vendors {
             let delivery = deliver(event, to: destination)
             #expect(delivery.problems.isEmpty)
             if delivered {
-                #expect(spy.calls == [.track(name: "e", properties: ["blob": .string(blob)])])
+                spy.expectExactly([.track(name: "e", properties: ["blob": blob])])
                 #expect(delivery.thrown == nil)
             } else {
                 #expect(spy.calls.isEmpty)
@@ -179,7 +146,7 @@ extension Vendors {
 
         @Test func resetCallsSegmentsReset() {
             destination.reset()
-            #expect(spy.calls == [.reset])
+            spy.expectExactly([.reset])
         }
 
         @Test func throughTheClientResetComesBetweenTheEventsBeforeAndAfterIt() async {
@@ -188,12 +155,11 @@ extension Vendors {
             analytics.reset()
             analytics.track("browsing")
             await analytics.flush()
-            #expect(
-                spy.calls == [
-                    .identify(userId: "user-42", traits: ["plan": "pro"]),
-                    .reset,
-                    .track(name: "browsing", properties: nil),
-                ])
+            spy.expectExactly([
+                .identify(userId: "user-42", traits: ["plan": "pro"]),
+                .reset,
+                .track(name: "browsing", properties: nil),
+            ])
             #expect(analytics.diagnostics.destinations["segment"]?.delivered == 2)
             await analytics.shutdown()
         }
@@ -205,7 +171,7 @@ extension Vendors {
             analytics.track("big", ["blob": .string(String(repeating: "x", count: 40_000))])
             analytics.track("small", ["n": 1])
             await analytics.flush()
-            #expect(spy.calls == [.track(name: "small", properties: ["n": 1])])
+            spy.expectExactly([.track(name: "small", properties: ["n": 1])])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.destinations["segment"]?.delivered == 1)
             #expect(diagnostics.destinations["segment"]?.dropped == [.rejected: 1])
@@ -249,3 +215,4 @@ extension Vendors {
         }
     }
 }
+#endif

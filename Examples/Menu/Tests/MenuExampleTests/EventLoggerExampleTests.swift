@@ -1,6 +1,6 @@
 import MenuExample
 import Tally
-import TallyTesting
+import TallySpy
 import Testing
 
 /// "Should I test the third-party library direct interaction?" The article's `EventLoggerTests`: the code
@@ -8,17 +8,17 @@ import Testing
 @Suite(.exhaustive)
 struct EventLoggerExampleTests {
     @Test func logsEventsWithCorrectParameters() async {
-        let hippo = HippoAnalyticsClientInterfaceSpy()
+        let hippo = HippoClientSpy()
         let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.track(Event("test", ["key": "value"]))
         await analytics.flush()
 
-        hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+        hippo.expectCalled(.logEvent(named: "test", properties: ["key": "value"]))
     }
 
     @Test func theScreensEventsReachHippoInOrder() async {
-        let hippo = HippoAnalyticsClientInterfaceSpy()
+        let hippo = HippoClientSpy()
         let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
         let viewModel = MenuItemDetail.ViewModel(
             item: MenuItem(name: "Margherita"), orderController: OrderController(), eventLogging: analytics)
@@ -28,31 +28,30 @@ struct EventLoggerExampleTests {
         viewModel.addOrRemoveFromOrder()  // removed: nothing reaches Hippo
         await analytics.flush()
 
-        hippo.calls.expectCalls(inOrder: [
-            .call("logEvent(named:properties:)", with: "menu_item_detail_visited", ["item_name": "Margherita"]),
-            .call("logEvent(named:properties:)", with: "menu_item_ordered", ["item_name": "Margherita"]),
+        hippo.expectCalls(inOrder: [
+            .logEvent(named: "menu_item_detail_visited", properties: ["item_name": "Margherita"]),
+            .logEvent(named: "menu_item_ordered", properties: ["item_name": "Margherita"]),
         ])
     }
 
     @Test func aScreenIsLoggedAsScreenViewed() async {
-        let hippo = HippoAnalyticsClientInterfaceSpy()
+        let hippo = HippoClientSpy()
         let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.screen("Menu", ["section": "pizza"])
         await analytics.flush()
 
-        hippo.calls.expectCalled(
-            "logEvent(named:properties:)", with: "screen_viewed", ["screen_name": "Menu", "section": "pizza"])
+        hippo.expectCalled(.logEvent(named: "screen_viewed", properties: ["screen_name": "Menu", "section": "pizza"]))
     }
 
     @Test func whatHippoHasNoCallForIsDroppedAndCounted() async {
-        let hippo = HippoAnalyticsClientInterfaceSpy()
+        let hippo = HippoClientSpy()
         let analytics = AnalyticsClient(destinations: [EventLogger(hippoAnalyticsClient: hippo)])
 
         analytics.identify(userId: "user-42")
         await analytics.flush()
 
-        hippo.calls.expectNotCalled("logEvent(named:properties:)")
+        hippo.expectNotCalled(.logEvent)
         #expect(analytics.diagnostics.destinations["hippo"]?.dropped[.rejected] == 1)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NotesExample
 import Tally
 import TallyPlan
+import TallySpy
 import TallyTesting
 import Testing
 
@@ -38,7 +39,7 @@ struct FirebaseExampleTests {
             .call("logEvent(_:parameters:)", with: "search", ["search_term": "milk", "result_count": 1]),
         ])
         memory.expectEvents([.notesScreen, .noteCreated(wordCount: 4), .searched(term: "milk", resultCount: 1)])
-        google.calls.expectCount(3, of: "trackEvent(with:properties:)")
+        google.expectCount(3, of: .trackEvent)
         #expect(app.diagnostics.recentProblems.isEmpty, "Firebase's rules changed an event: \(app.diagnostics.recentProblems)")
     }
 
@@ -53,7 +54,7 @@ struct FirebaseExampleTests {
         let kept = String(term.prefix(100))
         firebase.calls.expectCalled("logEvent(_:parameters:)", with: "search", ["search_term": kept, "result_count": 0])
         memory.expectTracked(.searched(term: term, resultCount: 0))  // every other destination gets it all
-        google.calls.expectCalled("trackEvent(with:properties:)", with: "search", ["search_term": term, "result_count": 0])
+        google.expectCalled(.trackEvent(with: "search", properties: ["search_term": term, "result_count": 0]))
         let problems = app.diagnostics.recentProblems
         #expect(problems.map(\.code) == [.vendorLimit])
         #expect(problems.first?.destination == "firebase")

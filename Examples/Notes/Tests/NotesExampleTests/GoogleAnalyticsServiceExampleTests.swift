@@ -1,5 +1,6 @@
 import NotesExample
 import Tally
+import TallySpy
 import TallyTesting
 import Testing
 
@@ -15,7 +16,7 @@ struct GoogleAnalyticsServiceExampleTests {
         service.send(event: .noteCreated(wordCount: 4))
         await service.flush()
 
-        sdk.calls.expectCalled("trackEvent(with:properties:)", with: "note_created", ["word_count": 4])
+        sdk.expectCalled(.trackEvent(with: "note_created", properties: ["word_count": 4]))
     }
 
     @Test func aScreenBecomesAScreenViewEvent() async {
@@ -25,7 +26,7 @@ struct GoogleAnalyticsServiceExampleTests {
         service.send(event: .notesScreen)
         await service.flush()
 
-        sdk.calls.expectCalled("trackEvent(with:properties:)", with: "screen_view", ["screen_name": "Notes"])
+        sdk.expectCalled(.trackEvent(with: "screen_view", properties: ["screen_name": "Notes"]))
     }
 
     @Test func eventsReachTheSDKInTheOrderTheyWereSent() async {
@@ -37,10 +38,10 @@ struct GoogleAnalyticsServiceExampleTests {
         service.send(event: .noteCreated(wordCount: 2))
         await service.flush()
 
-        sdk.calls.expectCalls(inOrder: [
-            .call("trackEvent(with:properties:)", with: "screen_view", ["screen_name": "Notes"]),
-            .call("trackEvent(with:properties:)", with: "note_created", ["word_count": 1]),
-            .call("trackEvent(with:properties:)", with: "note_created", ["word_count": 2]),
+        sdk.expectCalls(inOrder: [
+            .trackEvent(with: "screen_view", properties: ["screen_name": "Notes"]),
+            .trackEvent(with: "note_created", properties: ["word_count": 1]),
+            .trackEvent(with: "note_created", properties: ["word_count": 2]),
         ])
     }
 
@@ -51,7 +52,7 @@ struct GoogleAnalyticsServiceExampleTests {
         service.send(event: .identify(userId: "user-42"))
         await service.flush()
 
-        sdk.calls.expectCount(0)
+        sdk.expectCount(0)
         #expect(service.diagnostics.destinations["google"]?.dropped[.rejected] == 1)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NotesExample
 import Tally
+import TallySpy
 import TallyTesting
 import Testing
 
@@ -17,9 +18,9 @@ struct NotesAppExampleTests {
         list.createNote(text: "Call Ada")
         await app.flush()
 
-        sdk.calls.expectCalls(inOrder: [
-            .call("trackEvent(with:properties:)", with: "screen_view", ["screen_name": "Notes"]),
-            .call("trackEvent(with:properties:)", with: "note_created", ["word_count": 2]),
+        sdk.expectCalls(inOrder: [
+            .trackEvent(with: "screen_view", properties: ["screen_name": "Notes"]),
+            .trackEvent(with: "note_created", properties: ["word_count": 2]),
         ])
     }
 
@@ -45,7 +46,7 @@ struct NotesAppExampleTests {
         await app.flush()
 
         #expect(adapters.value == 1)
-        sdk.calls.expectCount(2, of: "trackEvent(with:properties:)")
+        sdk.expectCount(2, of: .trackEvent)
     }
 }
 

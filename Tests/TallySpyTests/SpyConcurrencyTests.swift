@@ -1,0 +1,81 @@
+#if SpyMacro
+import Foundation
+import Tally
+import TallySpy
+import TallyTestSupport
+import Testing
+
+/// A generated spy under load. CI runs this suite under ThreadSanitizer (.ci/run's step
+/// `swift test --enable-all-traits --sanitize=thread --filter "…|SpyConcurrency"`), where a data race fails
+/// the run even when every expectation holds.
+@Suite struct SpyConcurrencyTests {
+    @Test func eightThreadsMakingTwoHundredThousandCallsEachLoseNothing() async throws {
+        let threads = 8
+        let callsPerThread = 200_000
+        let ticker = TickerSpy()
+        await onNewThreads(threads) { thread in
+            for index in 0..<callsPerThread {
+                ticker.tick(thread: thread, index: index)
+            }
+        }
+
+        #expect(ticker.expectCount(threads * callsPerThread, of: .tick))
+        let recorded = ticker.calls
+        #expect(recorded.count == threads * callsPerThread)
+        // Each thread's calls are all there, in the order that thread made them.
+        var next = [Int](repeating: 0, count: threads)
+        for call in recorded {
+            let thread = try #require(call.arguments[0].value?.intValue)
+            let index = try #require(call.arguments[1].value?.intValue)
+            guard index == next[thread] else {
+                Issue.record("thread \(thread): call \(index) recorded where \(next[thread]) was due")
+                return
+            }
+            next[thread] += 1
+        }
+        #expect(next == [Int](repeating: callsPerThread, count: threads))
+        ticker.expectNothingElse()
+    }
+
+    @Test func stubbingExpectingAndWaitingWhileOtherThreadsCall() async {
+        let ticker = TickerSpy(mode: .relaxed)
+        let unexpected = LockedBox<[Int]>([])
+        let perThread = 5_000
+        await onNewThreads(6) { thread in
+            switch thread {
+            case 0..<3:
+                for index in 0..<perThread {
+                    let value = ticker.value(index)
+                    if ![0, 1, 2].contains(value) { unexpected.set(unexpected.value + [value]) }
+                }
+            case 3:
+                for index in 0..<perThread {
+                    ticker.stub(.value, returning: index.isMultiple(of: 2) ? 1 : 2)
+                }
+            case 4:
+                for index in 0..<200 {
+                    _ = ticker.calls(to: .value(index)).count
+                    ticker.expectCalls(inOrder: [])
+                    ticker.stub(.value(index), returning: 1)
+                }
+            default:
+                for index in 0..<perThread {
+                    ticker.tick(thread: thread, index: index)
+                }
+            }
+        }
+        #expect(unexpected.value.isEmpty)
+        #expect(ticker.expectCount(3 * perThread, of: .value))
+        #expect(ticker.expectCount(perThread, of: .tick))
+    }
+
+    @Test func waitingForCallsMadeOnOtherThreads() async {
+        let ticker = TickerSpy()
+        let started = Task { await ticker.waitForCalls(8_000, of: .tick, timeout: .seconds(60)) }
+        await onNewThreads(8) { thread in
+            for index in 0..<1_000 { ticker.tick(thread: thread, index: index) }
+        }
+        #expect(await started.value)
+    }
+}
+#endif

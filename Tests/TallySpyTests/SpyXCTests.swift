@@ -1,0 +1,124 @@
+#if SpyMacro
+import Foundation
+import TallySpy
+import XCTest
+
+/// The generated spies under XCTest: each failure reaches XCTest once, at the expectation's file and line,
+/// with the message the Swift Testing suites check. Linux's XCTest has no `XCTExpectFailure`, so this class
+/// catches its own failures in `recordFailure` (as CallRecorderXCTests does).
+final class SpyXCTests: XCTestCase {
+    private struct Failure {
+        var message: String
+        var filePath: String
+        var line: Int
+    }
+
+    private var caught: [Failure]?
+
+    #if !canImport(Darwin)
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            guard caught != nil else {
+                return super.recordFailure(
+                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            }
+            caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
+        }
+    #endif
+
+    /// Runs `body`, which must fail exactly once: in `failureFile` (this file by default), at `failureLine`
+    /// (the caller's line by default; any line when `failureFile` is given without one).
+    private func expectOneFailure(
+        inFile failureFile: String? = nil, atLine failureLine: Int? = nil, file: StaticString = #filePath,
+        line: UInt = #line, _ body: () -> Void
+    ) -> String? {
+        caught = []
+        #if canImport(Darwin)
+            XCTExpectFailure(strict: true) {
+                body()
+            } issueMatcher: { [self] issue in
+                caught?.append(
+                    Failure(
+                        message: issue.compactDescription,
+                        filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                        line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+                return true
+            }
+        #else
+            body()
+        #endif
+        let failures = caught ?? []
+        caught = nil
+        XCTAssertEqual(failures.count, 1, "expected exactly one failure", file: file, line: line)
+        guard let failure = failures.first else { return nil }
+        XCTAssertEqual(failure.filePath, failureFile ?? "\(file)", file: file, line: line)
+        if failureFile == nil || failureLine != nil {
+            XCTAssertEqual(failure.line, failureLine ?? Int(line), "reported at another line", file: file, line: line)
+        }
+        return failure.message
+    }
+
+    private func usedSpy() -> UserServiceSpy {
+        let users = UserServiceSpy(mode: .relaxed)
+        users.log("a")
+        _ = users.find(name: "Ada")
+        return users
+    }
+
+    func testPassingExpectationsRecordNothing() {
+        let users = usedSpy()
+        users.expectCalled(.log("a"))
+        users.expectCalls(inOrder: [.log, .find(name: "Ada")])
+        users.expectNothingElse()
+    }
+
+    func testExpectCalledFailsOnceAtTheCallersLineWithADiff() {
+        let users = usedSpy()
+        let message = expectOneFailure { users.expectCalled(.find(name: "Grace")) }
+        XCTAssertTrue(message?.contains("No recorded call matches the expected call:\n  find(name: \"Grace\")") == true)
+        XCTAssertTrue(message?.contains("−   arguments: (name: \"Grace\")") == true, message ?? "")
+        XCTAssertTrue(message?.contains("+   arguments: (name: \"Ada\")") == true, message ?? "")
+    }
+
+    func testExpectNotCalledAndCountFail() {
+        let users = usedSpy()
+        let notCalled = expectOneFailure { users.expectNotCalled(.log) }
+        XCTAssertTrue(notCalled?.contains("Expected no call to log(_:), but 1 was recorded:") == true)
+        let count = expectOneFailure { users.expectCount(2, of: .log) }
+        XCTAssertTrue(count?.contains("Expected 2 calls to log(_:), but 1 was recorded:") == true)
+    }
+
+    func testExpectCallsInOrderAndNothingElseFail() {
+        let users = usedSpy()
+        let order = expectOneFailure { users.expectCalls(inOrder: [.find, .log]) }
+        XCTAssertTrue(order?.contains("Expected call 2 of 2 in order") == true)
+        let nothingElse = expectOneFailure { users.expectNothingElse() }
+        XCTAssertTrue(nothingElse?.contains("2 recorded calls were not matched by an expectation:") == true)
+    }
+
+    func testAnUnstubbedCallFailsAtTheLineThatCreatedTheSpy() {
+        let spyLine = #line + 1
+        let users = UserServiceSpy()
+        let message = expectOneFailure(atLine: spyLine) { _ = users.count() }
+        XCTAssertTrue(message?.contains("Unstubbed call to count(), which returns Int: returned the default, 0.") == true)
+    }
+
+    func testAStubThatDoesNotFitFailsAtItsLine() {
+        let users = UserServiceSpy()
+        let stubLine = #line + 1
+        users.stub(.count, returning: "three")
+        let message = expectOneFailure(atLine: stubLine) { _ = users.count() }
+        XCTAssertTrue(message?.contains("The stub for count() answered String, but count() returns Int") == true)
+    }
+
+    func testAStaticCallWithNoInstalledSpyFailsAtTheSpiedProtocol() {
+        let fixtures = "\(#filePath)".replacingOccurrences(of: "SpyXCTests.swift", with: "Fixtures/SpiedProtocols.swift")
+        let message = expectOneFailure(inFile: fixtures) { UserServiceSpy.configure(key: "k") }
+        XCTAssertTrue(
+            message?.contains(
+                "Static call to UserServiceSpy.configure(key:) with no UserServiceSpy installed: the call was not recorded."
+            ) == true, message ?? "")
+    }
+}
+#endif
