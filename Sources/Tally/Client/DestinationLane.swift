@@ -3,8 +3,8 @@ import Foundation
 /// A part of one of the worker's batches, queued for one destination. Every lane's chunks share the
 /// batch's buffer: handing a batch to several destinations copies no envelope.
 struct LaneChunk {
-    /// The worker's batch.
-    var items: [QueueItem]
+    /// The worker's batch; the chunk holds it (see ``Batch/hold()``).
+    var batch: Batch
     /// The part of `items` this chunk covers.
     var range: Range<Int>
     /// False for the part of a batch dropped because the destination's queue was full: its markers (flush,
@@ -53,9 +53,10 @@ final class DestinationLane: @unchecked Sendable {
     /// The whole batch is one element of the lane's queue when it fits, which is the rule when the
     /// destination keeps up. Otherwise the part that fits is queued; the rest waits for room under the
     /// `.block` policy, or its events are dropped (its markers still go through).
-    func take(_ batch: [QueueItem], events: Int, routedAway: Int) {
+    func take(_ batch: Batch, events: Int, routedAway: Int) {
         if routedAway > 0 { ledger.received(0, routedAway: routedAway, full: 0) }
-        var chunk = LaneChunk(items: batch, range: batch.indices)
+        batch.hold()
+        var chunk = LaneChunk(batch: batch, range: batch.items.indices)
         var weight = events
         var episode = false
         let ledger = ledger
@@ -72,17 +73,21 @@ final class DestinationLane: @unchecked Sendable {
                         depth: nil)
                 })
             switch offer {
-            case .accepted, .refused, .closed:
+            case .accepted:
+                return
+            case .refused, .closed:
                 // A lane is closed only after the worker's last batch, and its offers admit everything.
+                batch.release()
                 return
             case .full(let rest, let room, let startsEpisode) where room > 0:
                 episode = episode || startsEpisode
-                let split = splitIndex(in: batch, range: rest.range, after: room)
+                let split = splitIndex(in: batch.items, range: rest.range, after: room)
                 // Room only grows while the worker, the only producer, is here: the head fits.
+                batch.hold()
                 _ = queue.offer(
-                    LaneChunk(items: batch, range: rest.range.lowerBound..<split), weight: room, mayWait: false,
+                    LaneChunk(batch: batch, range: rest.range.lowerBound..<split), weight: room, mayWait: false,
                     stamp: { _ in ledger.received(room, routedAway: 0, full: 0) })
-                chunk = LaneChunk(items: batch, range: split..<rest.range.upperBound)
+                chunk = LaneChunk(batch: batch, range: split..<rest.range.upperBound)
                 weight -= room
             case .full(let rest, _, let startsEpisode):
                 ledger.received(0, routedAway: 0, full: weight)
@@ -91,11 +96,12 @@ final class DestinationLane: @unchecked Sendable {
                         Problem(
                             .bufferFull,
                             "The destination's queue is full (\(queue.capacity) events); events are dropped until it catches up (\(weight) so far in this batch)",
-                            outcome: .dropped, eventName: firstEvent(in: batch, range: rest.range), destination: name),
+                            outcome: .dropped, eventName: firstEvent(in: batch.items, range: rest.range),
+                            destination: name),
                         depth: nil)
                     episode = false
                 }
-                chunk = LaneChunk(items: batch, range: rest.range, deliversEvents: false)
+                chunk = LaneChunk(batch: batch, range: rest.range, deliversEvents: false)
                 weight = 0
             }
         }
@@ -125,7 +131,10 @@ final class DestinationLane: @unchecked Sendable {
         var chunks: [LaneChunk] = []
         chunks.reserveCapacity(16)
         while queue.drain(into: &chunks) {
-            for chunk in chunks { deliver(chunk) }
+            for chunk in chunks {
+                deliver(chunk)
+                chunk.batch.release()
+            }
             chunks.removeAll(keepingCapacity: true)
         }
     }
@@ -133,7 +142,7 @@ final class DestinationLane: @unchecked Sendable {
     /// Hands each event of `chunk` to the destination, settling each in the ledger as it goes: the
     /// previous event's outcome and the next event's consent check take one lock together.
     private func deliver(_ chunk: LaneChunk) {
-        chunk.items.withUnsafeBufferPointer { shared in
+        chunk.batch.items.withUnsafeBufferPointer { shared in
             // Mutable only in type: see `handle(_:previous:depth:deliversEvents:)`. Nothing writes to it.
             let items = UnsafeMutableBufferPointer(mutating: shared)
             var previous: DestinationLedger.Outcome?

@@ -2,28 +2,27 @@ extension Pipeline {
     /// The worker thread: drains the client's queue a batch at a time, runs the input limits and the
     /// processors on each event in place, and hands the same batch to every destination's lane.
     ///
-    /// The lanes share the batch's buffer, so the worker starts the next batch in a new one, sized like
-    /// the last: one allocation per batch, none per event.
+    /// The lanes share the batch's buffer; the last one to finish hands it back (see ``Batch``), and the
+    /// worker fills it again: in the steady state no batch allocates.
     func run() {
         FeedbackDepth.set(0)
-        var batch: [QueueItem] = []
-        batch.reserveCapacity(1024)
+        let pool = BatchPool()
+        var batch = pool.take(capacity: 1024)
         var drops: [DropReason: Int] = [:]
-        while queue.drain(into: &batch) {
-            let (events, kept, routed) = process(&batch, drops: &drops)
+        while queue.drain(into: &batch.items) {
+            let (events, kept, routed) = process(&batch.items, drops: &drops)
             if !drops.isEmpty {
                 accounting.dropped(drops)
                 drops.removeAll(keepingCapacity: true)
             }
-            let size = batch.count
+            let size = batch.items.count
             if !lanes.isEmpty && (kept > 0 || size > events) {
                 hand(batch, kept: kept, routed: routed)
                 // The next batch is probably about as big: room for it up front spares the callers the
                 // regrowing (each copies every event queued so far).
-                batch = []
-                batch.reserveCapacity(max(size, 64))
+                batch = pool.take(capacity: min(max(size, 64), queue.capacity))
             } else {
-                batch.removeAll(keepingCapacity: true)
+                batch.items.removeAll(keepingCapacity: true)
             }
             if events > 0 { markHandled(events) }
         }
@@ -95,14 +94,18 @@ extension Pipeline {
 
     /// Hands the processed batch to every lane: the same buffer to each, with the number of events it
     /// should receive.
-    private func hand(_ batch: [QueueItem], kept: Int, routed: Bool) {
+    private func hand(_ batch: Batch, kept: Int, routed: Bool) {
+        // Held once for the worker while it hands out chunks, so that a fast lane cannot recycle the batch
+        // before the last lane has its chunk.
+        batch.hold()
         for lane in lanes {
             var events = kept
             if routed {
                 events = 0
-                for item in batch where item.isDelivered(to: lane.name) { events += 1 }
+                for item in batch.items where item.isDelivered(to: lane.name) { events += 1 }
             }
             lane.take(batch, events: events, routedAway: kept - events)
         }
+        batch.release()
     }
 }
