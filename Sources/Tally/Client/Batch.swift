@@ -1,13 +1,49 @@
-/// One of the worker's batches: the buffer the client's queue filled, shared by every destination's lane
-/// once the worker has processed it, and handed back to the worker when the last lane is done, so that no
-/// batch allocates (or page-faults in) a buffer of its own.
+/// An event ready for the destinations, boxed once by the worker for every lane to read.
+///
+/// The envelope is a `let`: a lane hands it to its destination straight from the box, without copying it
+/// (a copy retains and releases every field, and the lanes would do it at once, on the same objects, from
+/// several threads).
+final class Delivery: Sendable {
+    let envelope: Envelope
+    /// The sequence number the event was stamped with, kept apart from the envelope so that a processor
+    /// rewriting the message id cannot escape an opt-out.
+    let sequence: UInt64
+
+    init(_ envelope: consuming Envelope, sequence: UInt64) {
+        self.envelope = envelope
+        self.sequence = sequence
+    }
+}
+
+/// What a destination's lane reads from one of the worker's batches.
+enum LaneItem {
+    /// An event, held by the batch (see ``Batch``); lanes read it through `_withUnsafeGuaranteedRef`, which
+    /// touches no reference count.
+    case event(Unmanaged<Delivery>)
+    /// Everything before it must reach the destination before the flush returns.
+    case flush(FlushBarrier)
+    /// The user signed out: the destination forgets its vendor identity, in order with the events.
+    case reset
+
+    /// Whether this is an event that the destination called `name` should receive.
+    func isDelivered(to name: String) -> Bool {
+        guard case .event(let delivery) = self else { return false }
+        return delivery._withUnsafeGuaranteedRef { delivery in
+            delivery.envelope.destinations.map { $0.contains(name) } ?? true
+        }
+    }
+}
+
+/// One of the worker's batches as the destinations see it, shared by every lane, and handed back to the
+/// worker when the last lane is done with it, so that no batch allocates (or page-faults in) a buffer of
+/// its own.
 ///
 /// `@unchecked Sendable`: `items` is written by the worker before the batch is shared and by the last
 /// lane after everyone else is done with it (the `holders` count, under its lock, decides who is last);
 /// in between every lane only reads it.
 final class Batch: @unchecked Sendable {
-    /// The events and markers, in order.
-    var items: [QueueItem] = []
+    /// The events and markers, in order. The batch holds one reference to each event's box.
+    var items: [LaneItem] = []
     /// Chunks that still refer to the batch.
     private let holders = Locked(0)
     /// Where an emptied batch goes back to.
@@ -23,14 +59,15 @@ final class Batch: @unchecked Sendable {
         holders.withLock { $0 += 1 }
     }
 
-    /// A lane is done with one chunk of the batch. The last one empties it (the envelopes end on the lane's
-    /// thread, as before) and gives it back to the pool.
+    /// A lane is done with one chunk of the batch. The last one lets the events go (their envelopes end on
+    /// the lane's thread) and gives the emptied batch back to the pool.
     func release() {
         let last = holders.withLock { holders in
             holders -= 1
             return holders == 0
         }
         guard last else { return }
+        for case .event(let delivery) in items { delivery.release() }
         items.removeAll(keepingCapacity: true)
         pool.recycle(self)
     }

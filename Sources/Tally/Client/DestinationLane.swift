@@ -28,6 +28,8 @@ final class DestinationLane: @unchecked Sendable {
     private let context: DeliveryContext
     private let queue: BoundedQueue<LaneChunk>
     private let problems: ProblemLog
+    /// Whether the lane's thread has ended, and who waits for it to.
+    private let exit = Locked<(ended: Bool, waiters: [@Sendable () -> Void])>((false, []))
 
     init(
         destination: any Destination, index: Int, ledger: DestinationLedger, buffering: Buffering,
@@ -108,7 +110,7 @@ final class DestinationLane: @unchecked Sendable {
     }
 
     /// The index just after the `count`-th event for this destination in `range`.
-    private func splitIndex(in batch: [QueueItem], range: Range<Int>, after count: Int) -> Int {
+    private func splitIndex(in batch: [LaneItem], range: Range<Int>, after count: Int) -> Int {
         var seen = 0
         for index in range where batch[index].isDelivered(to: name) {
             seen += 1
@@ -117,12 +119,25 @@ final class DestinationLane: @unchecked Sendable {
         return range.upperBound
     }
 
-    private func firstEvent(in batch: [QueueItem], range: Range<Int>) -> String? {
-        range.first { batch[$0].isDelivered(to: name) }.map { batch[$0].envelope.event.problemName }
+    private func firstEvent(in batch: [LaneItem], range: Range<Int>) -> String? {
+        guard let index = range.first(where: { batch[$0].isDelivered(to: name) }),
+            case .event(let delivery) = batch[index]
+        else { return nil }
+        return delivery._withUnsafeGuaranteedRef { $0.envelope.event.problemName }
     }
 
     /// Lets the lane deliver what it holds, then exit.
     func close() { queue.close() }
+
+    /// Calls `body` once the lane's thread has delivered everything and ended (at once if it has): how a
+    /// flush after shutdown waits for a destination.
+    func whenEnded(_ body: @escaping @Sendable () -> Void) {
+        let ended = exit.withLock { exit in
+            if !exit.ended { exit.waiters.append(body) }
+            return exit.ended
+        }
+        if ended { body() }
+    }
 
     // MARK: The lane's thread
 
@@ -137,78 +152,71 @@ final class DestinationLane: @unchecked Sendable {
             }
             chunks.removeAll(keepingCapacity: true)
         }
+        let waiters = exit.withLock { exit in
+            exit.ended = true
+            defer { exit.waiters = [] }
+            return exit.waiters
+        }
+        for waiter in waiters { waiter() }
     }
 
     /// Hands each event of `chunk` to the destination, settling each in the ledger as it goes: the
     /// previous event's outcome and the next event's consent check take one lock together.
     private func deliver(_ chunk: LaneChunk) {
-        chunk.batch.items.withUnsafeBufferPointer { shared in
-            // Mutable only in type: see `handle(_:previous:depth:deliversEvents:)`. Nothing writes to it.
-            let items = UnsafeMutableBufferPointer(mutating: shared)
+        chunk.batch.items.withUnsafeBufferPointer { items in
             var previous: DestinationLedger.Outcome?
             var depth = 0
             for position in chunk.range {
-                handle(&items[position], previous: &previous, depth: &depth, deliversEvents: chunk.deliversEvents)
+                switch items[position] {
+                case .event(let delivery):
+                    guard chunk.deliversEvents else { continue }
+                    // The batch holds the box until every lane is done with it: no retain needed to read it.
+                    delivery._withUnsafeGuaranteedRef { delivery in
+                        if let allowed = delivery.envelope.destinations, !allowed.contains(name) { return }
+                        guard ledger.settle(previous, thenAdmit: delivery.sequence) else {
+                            previous = nil
+                            return
+                        }
+                        let eventDepth = delivery.envelope.origin == .app ? 0 : 1
+                        if eventDepth != depth {
+                            depth = eventDepth
+                            FeedbackDepth.set(depth)
+                        }
+                        previous = receive(delivery)
+                    }
+                case .flush(let barrier):
+                    if let outcome = previous { ledger.settle(outcome) }
+                    previous = nil
+                    destination.flush()
+                    barrier.arrive(index)
+                case .reset:
+                    destination.reset()
+                }
             }
             if let outcome = previous { ledger.settle(outcome) }
             if depth != 0 { FeedbackDepth.set(0) }
         }
     }
 
-    /// Handles one item of a batch that every lane shares.
-    ///
-    /// `item` is `inout` although nothing changes it: an `inout` access is exclusive, so the compiler knows
-    /// the envelope cannot change while the destination runs and hands it over without copying it (from a
-    /// shared buffer it would otherwise copy the envelope, retaining and releasing every field, for each
-    /// destination). The lanes only read.
+    /// Calls the destination with the boxed envelope, which it reads in place. A failure is settled and
+    /// reported at once (so `onProblem` sees the counts include it); a delivery is settled with the next
+    /// event.
     @inline(__always)
-    private func handle(
-        _ item: inout QueueItem, previous: inout DestinationLedger.Outcome?, depth: inout Int, deliversEvents: Bool
-    ) {
-        switch item.kind {
-        case .event:
-            guard deliversEvents else { return }
-            if let allowed = item.envelope.destinations, !allowed.contains(name) { return }
-            guard ledger.settle(previous, thenAdmit: item.sequence) else {
-                previous = nil
-                return
-            }
-            let eventDepth = item.envelope.origin == .app ? 0 : 1
-            if eventDepth != depth {
-                depth = eventDepth
-                FeedbackDepth.set(depth)
-            }
-            previous = receive(&item.envelope)
-        case .dropped:
-            return
-        case .flush(let barrier):
-            if let outcome = previous { ledger.settle(outcome) }
-            previous = nil
-            destination.flush()
-            barrier.arrive(index)
-        case .reset:
-            destination.reset()
-        }
-    }
-
-    /// Calls the destination. A failure is settled and reported at once (so `onProblem` sees the counts
-    /// include it); a delivery is settled with the next event. `inout` only to avoid a copy (see above).
-    @inline(__always)
-    private func receive(_ envelope: inout Envelope) -> DestinationLedger.Outcome? {
+    private func receive(_ delivery: Delivery) -> DestinationLedger.Outcome? {
         do {
-            try destination.receive(envelope, context: context)
+            try destination.receive(delivery.envelope, context: context)
             return .delivered
         } catch var problem as Problem {
             ledger.settle(.dropped(.rejected))
             problem.outcome = .dropped
-            if problem.eventName == nil { problem.eventName = envelope.event.problemName }
+            if problem.eventName == nil { problem.eventName = delivery.envelope.event.problemName }
             context.report(problem)
         } catch {
             ledger.settle(.dropped(.failed))
             context.report(
                 Problem(
                     .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                    eventName: envelope.event.problemName))
+                    eventName: delivery.envelope.event.problemName))
         }
         return nil
     }

@@ -1,32 +1,56 @@
 extension Pipeline {
     /// The worker thread: drains the client's queue a batch at a time, runs the input limits and the
-    /// processors on each event in place, and hands the same batch to every destination's lane.
+    /// processors on each event in place, boxes each event that survives once, and hands one batch of
+    /// boxes to every destination's lane.
     ///
-    /// The lanes share the batch's buffer; the last one to finish hands it back (see ``Batch``), and the
-    /// worker fills it again: in the steady state no batch allocates.
+    /// The worker's own buffer goes back to the client's queue for the next batch; the lanes share the
+    /// batch of boxes, and the last one to finish hands it back (see ``Batch``): in the steady state no
+    /// batch allocates.
     func run() {
         FeedbackDepth.set(0)
         let pool = BatchPool()
-        var batch = pool.take(capacity: 1024)
+        var batch: [QueueItem] = []
+        batch.reserveCapacity(1024)
         var drops: [DropReason: Int] = [:]
-        while queue.drain(into: &batch.items) {
-            let (events, kept, routed) = process(&batch.items, drops: &drops)
+        while queue.drain(into: &batch) {
+            let (events, kept, routed) = process(&batch, drops: &drops)
             if !drops.isEmpty {
                 accounting.dropped(drops)
                 drops.removeAll(keepingCapacity: true)
             }
-            let size = batch.items.count
-            if !lanes.isEmpty && (kept > 0 || size > events) {
-                hand(batch, kept: kept, routed: routed)
-                // The next batch is probably about as big: room for it up front spares the callers the
-                // regrowing (each copies every event queued so far).
-                batch = pool.take(capacity: min(max(size, 64), queue.capacity))
-            } else {
-                batch.items.removeAll(keepingCapacity: true)
+            if !lanes.isEmpty && (kept > 0 || batch.count > events) {
+                let shared = pool.take(capacity: kept + batch.count - events)
+                box(&batch, into: shared)
+                hand(shared, kept: kept, routed: routed)
             }
+            batch.removeAll(keepingCapacity: true)
             if events > 0 { markHandled(events) }
         }
         for lane in lanes { lane.close() }
+    }
+
+    /// Moves each kept event of `batch` into a box of its own in `shared`, and copies the markers.
+    private func box(_ batch: inout [QueueItem], into shared: Batch) {
+        // Filled as a local, so that appending costs no exclusivity check on the batch's property.
+        var boxed: [LaneItem] = []
+        swap(&boxed, &shared.items)
+        defer { swap(&boxed, &shared.items) }
+        batch.withUnsafeMutableBufferPointer { items in
+            for index in items.indices {
+                switch items[index].kind {
+                case .event:
+                    // Moves the envelope into its box; the slot is left empty.
+                    let delivery = Delivery(items[index].envelope.take()!, sequence: items[index].sequence)
+                    boxed.append(.event(Unmanaged.passRetained(delivery)))
+                case .flush(let barrier):
+                    boxed.append(.flush(barrier))
+                case .reset:
+                    boxed.append(.reset)
+                case .dropped:
+                    continue
+                }
+            }
+        }
     }
 
     /// Runs the input limits and the processors on every event of `batch`, marking the dropped ones.
@@ -53,17 +77,17 @@ extension Pipeline {
                     continue
                 }
                 events += 1
-                let eventDepth = items[index].envelope.origin == .app ? 0 : 1
+                let eventDepth = items[index].envelope!.origin == .app ? 0 : 1
                 if eventDepth != depth {
                     depth = eventDepth
                     FeedbackDepth.set(depth)
                 }
-                if let reason = prepare(&items[index].envelope) {
+                if let reason = prepare(&items[index].envelope!) {
                     items[index].kind = .dropped
                     drops[reason, default: 0] += 1
                 } else {
                     kept += 1
-                    if items[index].envelope.destinations != nil { routed = true }
+                    if items[index].envelope!.destinations != nil { routed = true }
                 }
             }
         }

@@ -1,10 +1,7 @@
 import Foundation
 
-/// What travels through the client's queue and, shared in batches, through every destination's queue: an
-/// event (or what is left of a dropped one) or a marker that keeps its place in line.
-///
-/// Markers carry an empty envelope, so that the worker can change each event in place in the batch it
-/// drained and hand that same batch to every destination without copying an envelope.
+/// What travels through the client's queue: an event (or nothing, once it is dropped or boxed) or a
+/// marker that keeps its place in line.
 struct QueueItem {
     enum Kind {
         case event
@@ -17,44 +14,37 @@ struct QueueItem {
     }
 
     var kind: Kind
-    var envelope: Envelope
+    /// The event's envelope, changed in place by the worker, then moved into its box (see ``Delivery``);
+    /// nil for markers.
+    var envelope: Envelope?
     /// The sequence number the event was stamped with, kept apart from the envelope so that a processor
     /// rewriting the message id cannot escape an opt-out.
     var sequence: UInt64
 
+}
+
+extension QueueItem {
+    // In an extension, handing over to the memberwise initializer: an initializer in the struct's body that
+    // assigns each field makes the optimizer copy the whole item once more, on the caller's thread.
+
     /// An event, stamped with what the caller knows before taking the lock.
     init(event: consuming Event, messageId: MessageID, timestamp: Date, origin: Envelope.Origin) {
-        kind = .event
-        envelope = Envelope(
-            origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: nil, anonymousId: "",
-            context: Envelope.noContext, destinations: nil)
-        sequence = 0
+        self.init(
+            kind: .event,
+            envelope: Envelope(
+                origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: nil,
+                anonymousId: "", context: Envelope.noContext, destinations: nil),
+            sequence: 0)
     }
 
     init(marker: Kind) {
-        kind = marker
-        envelope = Envelope.marker
-        sequence = 0
-    }
-
-    /// Whether this is an event that the destination called `name` should receive (routing processors
-    /// may send an event to some destinations only).
-    @inline(__always)
-    func isDelivered(to name: String) -> Bool {
-        guard case .event = kind else { return false }
-        guard let allowed = envelope.destinations else { return true }
-        return allowed.contains(name)
+        self.init(kind: marker, envelope: nil, sequence: 0)
     }
 }
 
 extension Envelope {
     /// An empty context, made once.
     static let noContext: [String: PropertyValue] = [:]
-
-    /// The envelope markers carry: nothing in it is counted by a reference.
-    static let marker = Envelope(
-        event: Event(kind: .track), messageId: MessageID(prefix: 0, sequence: 0),
-        timestamp: Date(timeIntervalSince1970: 0), anonymousId: "")
 }
 
 /// The engine behind ``AnalyticsClient``: the callers' side of the client's queue (identity, consent,
@@ -202,25 +192,25 @@ final class Pipeline: @unchecked Sendable {
                 intake.pointee.sequence += 1
                 let sequence = intake.pointee.sequence
                 item.sequence = sequence
-                item.envelope.messageId.sequence = sequence
-                item.envelope.userId = intake.pointee.identity.userId
-                item.envelope.anonymousId = intake.pointee.identity.anonymousId
-                let kind = item.envelope.event.kind
-                if kind != .track && kind != .screen { updateIdentity(for: &item.envelope) }
+                item.envelope!.messageId.sequence = sequence
+                item.envelope!.userId = intake.pointee.identity.userId
+                item.envelope!.anonymousId = intake.pointee.identity.anonymousId
+                let kind = item.envelope!.event.kind
+                if kind != .track && kind != .screen { updateIdentity(for: &item.envelope!) }
             },
             onFirstWait: { waiting in
                 accounting.problems.report(
                     Problem(
                         .waitingForRoom,
                         "The client's queue is full (\(queue.capacity) events); callers of track wait for room (the block policy)",
-                        outcome: .reported, eventName: waiting.envelope.event.problemName),
+                        outcome: .reported, eventName: waiting.envelope?.event.problemName),
                     depth: depth)
             })
         switch offer {
         case .accepted:
             return
         case .refused(let item) where refusal == .afterShutdown, .closed(let item):
-            refuse(.afterShutdown, name: item.envelope.event.problemName, depth: depth)
+            refuse(.afterShutdown, name: item.envelope?.event.problemName, depth: depth)
         case .refused:
             refuse(.optedOut, name: nil, depth: depth)
         case .full(let item, _, let startsEpisode):
@@ -230,7 +220,7 @@ final class Pipeline: @unchecked Sendable {
                 Problem(
                     .bufferFull,
                     "The client's queue is full (\(queue.capacity) events); new events are dropped until the worker catches up",
-                    outcome: .dropped, eventName: item.envelope.event.problemName),
+                    outcome: .dropped, eventName: item.envelope?.event.problemName),
                 depth: depth)
         }
     }
@@ -314,9 +304,11 @@ final class Pipeline: @unchecked Sendable {
     /// (the deadline), or the task is cancelled.
     func flush(sleep: (@Sendable () async throws -> Void)?) async -> FlushResult {
         let barrier = FlushBarrier(lanes: lanes.count)
-        guard case .accepted = queue.offer(QueueItem(marker: .flush(barrier)), weight: 0, mayWait: false) else {
-            // Stopped: nothing more passes through. Say what is left, without waiting.
-            return result(.timedOut, unfinished: lanes.indices.filter { lanes[$0].ledger.held > 0 })
+        if case .closed = queue.offer(QueueItem(marker: .flush(barrier)), weight: 0, mayWait: false) {
+            // After shutdown nothing more passes through the queue: wait for each lane to deliver what it
+            // still holds and end.
+            for lane in lanes { lane.whenEnded { [index = lane.index] in barrier.arrive(index) } }
+            if lanes.isEmpty { barrier.resolve(.completed) }
         }
         let status = await barrier.wait(sleep: sleep)
         let result = result(status, unfinished: barrier.unfinishedLanes)
