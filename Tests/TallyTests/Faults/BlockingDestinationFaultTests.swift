@@ -32,7 +32,7 @@ struct BlockingDestinationFaultTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func stuckInReceiveHoldsBackNeitherTheCallerNorTheOthersAndFlushSaysWhatItHolds() async throws {
         let fixture = Fixture()
         let analytics = fixture.analytics
@@ -74,7 +74,7 @@ struct BlockingDestinationFaultTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func shutdownPastItsDeadlineStillStopsAcceptingEvents() async throws {
         let fixture = Fixture()
         let analytics = fixture.analytics
@@ -102,7 +102,7 @@ struct BlockingDestinationFaultTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func stuckInItsOwnFlushIsUnfinishedWithNothingHeld() async throws {
         let fixture = Fixture(blocksIn: .flush)
         fixture.analytics.track("e")
@@ -116,7 +116,7 @@ struct BlockingDestinationFaultTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aCancelledFlushReturnsAtOnceAndSaysSo() async throws {
         let fixture = Fixture()
         fixture.analytics.track("e")
@@ -132,7 +132,7 @@ struct BlockingDestinationFaultTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func flushWithoutATimeoutUsesTheConfiguredDeadline() async throws {
         let stuck = BlockingDestination(name: "stuck")
         let clock = ManualClock()

@@ -6,7 +6,8 @@ import Testing
 /// error). The caller and the other destinations carry on; flush and shutdown complete; each drop is
 /// counted and reported.
 struct ThrowingDestinationFaultTests {
-    @Test(.timeLimit(.minutes(1)))
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.timeLimit(.minutes(3)))
     func throwingDestinationsDropTheirEventsOnlyAndSayWhy() async throws {
         let rejecting = ThrowingDestination(
             name: "rejecting", failing: ["bad"],
@@ -39,7 +40,8 @@ struct ThrowingDestinationFaultTests {
         #expect(await analytics.shutdown(timeout: nil).isComplete)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.timeLimit(.minutes(3)))
     func oneAppEventLeadsToABoundedNumberOfEventsWhenOnProblemTracks() async throws {
         // The storm of issue 13: onProblem tracks an event for every problem, and a destination fails on
         // every event, including those onProblem tracks.
