@@ -17,6 +17,7 @@ let benchmarkTargets = [
     "ClientBenchmarks",
     "TestingBenchmarks",
     "PlanBenchmarks",
+    "DeliveryBenchmarks",
 ]
 
 let package = Package(
@@ -26,7 +27,9 @@ let package = Package(
         .macOS(.v15)
     ],
     dependencies: [
-        .package(name: "Tally", path: ".."),
+        // The `Delivery` trait brings TallyDelivery (and GRDB) for DeliveryBenchmarks and DeliverySoak.
+        .package(name: "Tally", path: "..", traits: ["Delivery"]),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // Only the malloc interposer: the default traits also bring the ARC runtime interposer, which
         // crashes on this toolchain (Linux, Swift 6.3). ARC metrics are therefore not used.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
@@ -51,6 +54,15 @@ let package = Package(
             ],
             path: "Sources/ClientProfile"
         ),
+        // The kill -9 soak of TallyDelivery (1,000 kills): `swift run -c release DeliverySoak` (see BENCHMARKS.md).
+        .executableTarget(
+            name: "DeliverySoak",
+            dependencies: [
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyDelivery", package: "Tally"),
+            ],
+            path: "Sources/DeliverySoak"
+        ),
     ]
         + benchmarkTargets.map { name in
             .executableTarget(
@@ -61,7 +73,12 @@ let package = Package(
                     .product(name: "TallyTesting", package: "Tally"),
                     .product(name: "TallyPlan", package: "Tally"),
                     .product(name: "Benchmark", package: "benchmark"),
-                ],
+                ]
+                    + (name == "DeliveryBenchmarks"
+                        ? [
+                            .product(name: "TallyDelivery", package: "Tally"),
+                            .product(name: "GRDB", package: "GRDB.swift"),
+                        ] : []),
                 path: "Benchmarks/\(name)",
                 plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
             )

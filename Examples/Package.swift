@@ -33,12 +33,14 @@ let package = Package(
             path: "Demo"
         ),
 
-        // Notes (seed 000): the adapter pattern around a Google SDK, registered in a DI container.
+        // Notes (seed 000): the adapter pattern around a Google SDK, registered in a DI container; Firebase's
+        // limits through Tally's FirebaseDestination.
         .target(name: "NotesGoogleSDK", path: "Notes/Sources/NotesGoogleSDK"),
+        .target(name: "NotesFirebaseSDK", path: "Notes/Sources/NotesFirebaseSDK"),
         .target(
             name: "NotesExample",
             dependencies: [
-                .product(name: "Tally", package: "Tally"), "NotesGoogleSDK",
+                .product(name: "Tally", package: "Tally"), "NotesGoogleSDK", "NotesFirebaseSDK",
                 .product(name: "Swinject", package: "Swinject"),
             ],
             path: "Notes/Sources/NotesExample"

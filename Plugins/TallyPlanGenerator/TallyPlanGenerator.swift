@@ -16,8 +16,8 @@ import PackagePlugin
 /// )
 /// ```
 ///
-/// The plugin runs `tally gen --plan <plan> --output <work directory>/TrackingPlan+Events.swift`; the
-/// generated file is compiled into the target like its own sources. A plan with errors fails the build
+/// The plugin runs `tally-plan-generator <plan> <work directory>/TrackingPlan+Events.swift`, which writes
+/// what `tally gen` writes; the generated file is compiled into the target like its own sources. A plan with errors fails the build
 /// with the errors at their file, line and column.
 @main
 struct TallyPlanGenerator: BuildToolPlugin {
@@ -42,8 +42,8 @@ struct TallyPlanGenerator: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Generating event factories from \(plan.lastPathComponent) for \(target.name)",
-                executable: try context.tool(named: "tally").url,
-                arguments: ["gen", "--plan", plan.path(percentEncoded: false), "--output", output.path(percentEncoded: false)],
+                executable: try context.tool(named: "tally-plan-generator").url,
+                arguments: [plan.path(percentEncoded: false), output.path(percentEncoded: false)],
                 inputFiles: [plan],
                 outputFiles: [output]
             )

@@ -31,12 +31,24 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
 
     /// Creates an empty spy.
     ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the spy registers with the test's check: an event no expectation accounts for fails the test when
+    /// it ends, reported at the line that created the spy.
+    ///
     /// - Parameters:
     ///   - source: names the spy in run recordings (see `TALLY_RECORD_DIR`); defaults to the file that
     ///     created it.
     ///   - now: the clock for the envelopes' timestamps.
-    public init(source: String = #fileID, now: @escaping @Sendable () -> Date = { Date() }) {
+    ///   - fileID: where exhaustive mode reports the spy's unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        source: String = #fileID, now: @escaping @Sendable () -> Date = { Date() }, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
         storage = Storage(source: source, now: now)
+        registerForExhaustiveCheck(as: "AnalyticsSpy", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Records `event`.

@@ -65,7 +65,7 @@ public struct DestinationConformance<D: Destination>: Sendable {
             failures.append("Could not make the destination: \(error)")
         }
         for failure in failures {
-            reportIssue(
+            reportFailure(
                 "Destination conformance: \(failure)", fileID: fileID, filePath: filePath, line: line, column: column)
         }
         return failures.count

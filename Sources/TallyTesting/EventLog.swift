@@ -40,6 +40,7 @@ public final class EventLog: Sendable {
 
     private let state = Locked(State())
     private let stampedAnonymousId: String
+    private let exhaustive = Locked(true)
 
     /// Creates an empty log.
     public init() {
@@ -218,6 +219,12 @@ public final class EventLog: Sendable {
             }
             mark(&state.claimed)
         }
+    }
+
+    /// Whether exhaustive mode checks the recorder this log belongs to (see `EventRecorder.isExhaustive`).
+    package var isExhaustive: Bool {
+        get { exhaustive.current }
+        set { exhaustive.withLock { $0 = newValue } }
     }
 
     /// Every event and, by index, whether an expectation has accounted for it (indices past the end of

@@ -19,7 +19,26 @@ public final class InMemoryDestination: Destination {
     private let counters = Locked((flushes: 0, resets: 0))
 
     /// Creates an empty destination.
-    public init(name: String = "memory") { self.name = name }
+    ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// it registers with the test's check:
+    /// an event it received that no expectation accounts for fails the test when it ends, reported at the
+    /// line that created it.
+    ///
+    /// - Parameters:
+    ///   - name: the destination's name. Default `memory`.
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        name: String = "memory", fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.name = name
+        registerForExhaustiveCheck(
+            as: "InMemoryDestination", fileID: fileID, filePath: filePath, line: line, column: column)
+    }
 
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         log.append(envelope)

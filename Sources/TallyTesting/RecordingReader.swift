@@ -26,16 +26,41 @@ public final class RecordingReader: EventRecorder {
     private let position = Locked((offset: 0, line: 1))
 
     /// Creates a reader for `url`. Nothing is read until the first expectation, wait or ``refresh()``.
-    public init(url: URL, refreshInterval: TimeInterval = 0.01) {
+    ///
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the reader registers with the test's check, which reads the file once more when the test ends: a
+    /// record no expectation accounts for fails the test, reported at the line that created the reader.
+    ///
+    /// - Parameters:
+    ///   - url: the recording file.
+    ///   - refreshInterval: how often, in seconds, waiting re-reads the file.
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public init(
+        url: URL, refreshInterval: TimeInterval = 0.01, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
         self.url = url
         self.refreshInterval = refreshInterval
+        registerForExhaustiveCheck(as: "RecordingReader", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Reads `url` now.
     ///
+    /// - Parameters:
+    ///   - url: the recording file.
+    ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
     /// - Throws: `RecordError` naming the file and line of an unreadable record.
-    public convenience init(contentsOf url: URL) throws {
-        self.init(url: url)
+    public convenience init(
+        contentsOf url: URL, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) throws {
+        self.init(url: url, fileID: fileID, filePath: filePath, line: line, column: column)
         try refresh()
     }
 

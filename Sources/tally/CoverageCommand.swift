@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -74,3 +75,4 @@ struct CoverageCommand: ParsableCommand {
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 }
+#endif

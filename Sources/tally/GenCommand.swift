@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -60,3 +61,4 @@ struct GenCommand: ParsableCommand {
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 }
+#endif

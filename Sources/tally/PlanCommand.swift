@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 
 /// `tally plan`: commands that work on a tracking plan file.
@@ -16,3 +17,4 @@ struct PlanCommand: ParsableCommand {
         subcommands: [PlanLintCommand.self]
     )
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -52,3 +53,4 @@ extension ToolOutput {
         if !standardError.isEmpty { FileHandle.standardError.write(Data(standardError.utf8)) }
     }
 }
+#endif

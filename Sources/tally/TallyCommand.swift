@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 
 /// The `tally` command line.
@@ -24,3 +25,4 @@ struct TallyCommand: AsyncParsableCommand {
         ]
     )
 }
+#endif

@@ -1,3 +1,4 @@
+#if CLI
 import ArgumentParser
 import Foundation
 import TallyPlan
@@ -51,3 +52,4 @@ struct ValidateCommand: ParsableCommand {
         if output.exitCode != 0 { throw ExitCode(output.exitCode) }
     }
 }
+#endif

@@ -35,8 +35,7 @@ struct RecordingReaderTests {
         #expect(recording.expectCount(1))
         try append(Array(next.dropFirst(20)), to: url)
         #expect(recording.expectCount(2))
-        recording.expectTracked(.screen("Login"))
-        recording.expectTracked(.named("login_tapped", containing: ["action": "tap"]))
+        recording.expectEvents([.screen("Login"), Event("login_tapped", ["action": "tap"])])
         recording.expectNothingElse()
     }
 

@@ -20,6 +20,21 @@ struct ConsoleDestinationTests {
             ])
     }
 
+    @Test func theClientsFlushFlushesStandardOutputAfterTheLinesBeforeIt() async {
+        let steps = LockedBox<[String]>([])
+        let console = ConsoleDestination(
+            name: "console", prefix: "", write: { line in steps.mutate { $0.append(line) } },
+            flushOutput: { steps.mutate { $0.append("<flushed>") } })
+        let analytics = AnalyticsClient(destinations: [console])
+        analytics.track("a")
+        analytics.track("b")
+        await analytics.flush()
+        #expect(steps.value == ["track a", "track b", "<flushed>"])
+        analytics.track("c")
+        await analytics.shutdown()
+        #expect(steps.value == ["track a", "track b", "<flushed>", "track c", "<flushed>"])
+    }
+
     @Test func prefixAndNameAreConfigurable() {
         #expect(ConsoleDestination.line(for: Event("e"), prefix: "") == "track e")
         #expect(ConsoleDestination(name: "stdout").name == "stdout")

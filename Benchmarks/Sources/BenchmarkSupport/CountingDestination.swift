@@ -3,7 +3,7 @@ import Synchronization
 import Tally
 
 /// A destination that only counts what it receives, so memory stays flat however many events a benchmark
-/// sends (an in-memory destination would keep every envelope).
+/// sends (TallyTesting's `InMemoryDestination` would keep every envelope).
 ///
 /// ``waitForCount(_:)`` blocks until a number of events has arrived, for a profiler's run, which must not
 /// poll (polling adds instructions to what callgrind counts) and cannot always await ``AnalyticsClient/flush()``.

@@ -112,6 +112,12 @@ final class DestinationLedger: Sendable {
         state.withLock { $0.cutoff = sequence }
     }
 
+    /// Events the destination had taken and dropped afterwards
+    /// (``DeliveryContext/reportDropped(_:reason:problem:)``), from any thread.
+    func droppedAfterDelivery(_ count: Int, _ reason: DropReason) {
+        state.withLock { $0.counts.droppedAfterDelivery[reason, default: 0] += count }
+    }
+
     /// Events handed to the lane and not yet settled: queued, or being received.
     var held: Int { state.withLock { $0.received - $0.settled } }
 

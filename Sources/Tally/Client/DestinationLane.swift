@@ -41,7 +41,9 @@ final class DestinationLane: @unchecked Sendable {
         self.ledger = ledger
         self.problems = problems
         self.queue = BoundedQueue(capacity: buffering.capacity, policy: buffering.whenFull, reserve: 16)
-        self.context = DeliveryContext(destination: ledger.name) { problems.report($0, depth: FeedbackDepth.current) }
+        self.context = DeliveryContext(
+            destination: ledger.name, report: { problems.report($0, depth: FeedbackDepth.current) },
+            countDropped: { [ledger] count, reason in ledger.droppedAfterDelivery(count, reason) })
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.destination.\(name)"
         thread.start()

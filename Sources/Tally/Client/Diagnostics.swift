@@ -21,6 +21,15 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// `onProblem` for a problem one caused (see ``Envelope/Origin``). Counted so that no loop through the
     /// client runs away.
     public static let feedbackLoop = DropReason(rawValue: "feedback_loop")
+    /// A destination's own queue reached its bounds (events or bytes) and dropped its oldest events. Counted
+    /// in ``DestinationDiagnostics/droppedAfterDelivery``.
+    public static let queueFull = DropReason(rawValue: "queue_full")
+    /// The server refused the event for good (a status that is not retried, such as 400 for this one
+    /// event). Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    public static let refusedByServer = DropReason(rawValue: "refused_by_server")
+    /// A destination retried sending the event as many times as its policy allows. Counted in
+    /// ``DestinationDiagnostics/droppedAfterDelivery``.
+    public static let retriesExhausted = DropReason(rawValue: "retries_exhausted")
 
     /// A processor returned nil.
     public static func filtered(by processor: String) -> DropReason {
@@ -71,6 +80,13 @@ public struct DestinationDiagnostics: Sendable, Hashable {
     /// Events routed elsewhere by a routing processor (not drops: they were not meant for this
     /// destination).
     public var routedAway = 0
+    /// Events the destination had taken (counted in ``delivered``) and dropped afterwards, by reason: a
+    /// destination that queues events and sends them later reports these through
+    /// ``DeliveryContext/reportDropped(_:reason:problem:)``, such as ``DropReason/queueFull``,
+    /// ``DropReason/refusedByServer`` or ``DropReason/retriesExhausted``. A durable queue may also drop events
+    /// that an earlier run of the app delivered to it, so these are not part of
+    /// ``Diagnostics/accounted(at:)``.
+    public var droppedAfterDelivery: [DropReason: Int] = [:]
 
     public init() {}
 }

@@ -55,12 +55,17 @@ public struct DeliveryContext: Sendable {
     /// The destination's name in this client (after de-duplication).
     public let destination: String
     private let reporter: @Sendable (Problem) -> Void
+    private let dropCounter: @Sendable (Int, DropReason) -> Void
 
-    /// Creates a context that hands problems to `report`. The client makes these; tests of a destination
-    /// may make their own.
-    public init(destination: String, report: @escaping @Sendable (Problem) -> Void) {
+    /// Creates a context that hands problems to `report` and later drops to `countDropped`. The client
+    /// makes these; tests of a destination may make their own.
+    public init(
+        destination: String, report: @escaping @Sendable (Problem) -> Void,
+        countDropped: @escaping @Sendable (_ count: Int, _ reason: DropReason) -> Void = { _, _ in }
+    ) {
         self.destination = destination
         self.reporter = report
+        self.dropCounter = countDropped
     }
 
     /// Reports a problem with the event being delivered, such as a value cut to fit a vendor limit. The
@@ -69,5 +74,31 @@ public struct DeliveryContext: Sendable {
         var problem = problem
         if problem.destination == nil { problem.destination = destination }
         reporter(problem)
+    }
+
+    /// Counts events the destination had received and dropped afterwards, and reports why.
+    ///
+    /// A destination that queues events and sends them later (such as an HTTP destination with a durable
+    /// queue) calls it from any thread, at any time after a ``Destination/receive(_:context:)``, keeping the
+    /// context it was given. The client counts the events under ``DestinationDiagnostics/droppedAfterDelivery``
+    /// and reports `problem` (its ``Problem/outcome`` becomes ``Problem/Outcome/dropped``).
+    ///
+    /// ```swift
+    /// context.reportDropped(
+    ///     3, reason: .queueFull,
+    ///     problem: Problem(.bufferFull, "The queue is full; its 3 oldest events were dropped", outcome: .dropped))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: how many events were dropped; nothing happens when it is not positive.
+    ///   - reason: why, such as ``DropReason/queueFull`` or ``DropReason/refusedByServer``.
+    ///   - problem: what happened, in one problem for the whole group; nil when an earlier call already
+    ///     reported the same episode (a queue that stays full, say).
+    public func reportDropped(_ count: Int, reason: DropReason, problem: Problem?) {
+        guard count > 0 else { return }
+        dropCounter(count, reason)
+        guard var problem else { return }
+        problem.outcome = .dropped
+        report(problem)
     }
 }

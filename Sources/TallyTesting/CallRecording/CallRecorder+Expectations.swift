@@ -10,21 +10,31 @@ import Tally
 /// method first, then the most similar arguments).
 ///
 /// A passing expectation accounts for the calls it matched, so ``CallRecorder/expectNothingElse(fileID:filePath:line:column:)``
-/// can fail on any call no expectation mentioned. Each expectation returns whether it held, which a test may
-/// ignore.
+/// and exhaustive mode (``ExhaustiveTrait``) can fail on any call no expectation mentioned:
+///
+/// | expectation | accounts for |
+/// |---|---|
+/// | ``CallRecorder/expectCalled(_:fileID:filePath:line:column:)``, ``CallRecorder/expectCalled(_:with:_:fileID:filePath:line:column:)`` | one call, the first matching one not yet accounted for; it fails when every matching call already is |
+/// | ``CallRecorder/expectCount(_:of:fileID:filePath:line:column:)`` | every call it counted |
+/// | ``CallRecorder/expectCalls(inOrder:fileID:filePath:line:column:)`` | one call per entry, the ones it matched |
+/// | ``CallRecorder/expectNotCalled(_:fileID:filePath:line:column:)``, ``CallRecorder/expectNothingElse(fileID:filePath:line:column:)`` | nothing |
+///
+/// So a call made twice where the test expects it once is left over, and fails the test. Each expectation
+/// returns whether it held, which a test may ignore.
 ///
 /// The names follow the event expectations of `AnalyticsSpy` (`expectTracked`, `expectCount(_:of:)`,
 /// `expectNothingElse()`), with "called" for "tracked".
 extension CallRecorder {
-    /// Expects at least one call to `method`, with any arguments.
+    /// Expects a call to `method`, with any arguments, that no other expectation accounted for.
     ///
     /// ```swift
     /// hippo.calls.expectCalled("logEvent(named:properties:)")
     /// ```
     ///
-    /// Accounts for one call: the first matching call no expectation accounted for yet. Expect twice to
-    /// say there are two such calls, or use ``expectCount(_:of:fileID:filePath:line:column:)``; a call made
-    /// twice by mistake then fails ``expectNothingElse(fileID:filePath:line:column:)``.
+    /// Accounts for one call: the first matching call no expectation accounted for yet, and fails when
+    /// every matching call already is. Expect twice to say there are two such calls, or use
+    /// ``expectCount(_:of:fileID:filePath:line:column:)``. A call made twice by mistake is left over: it
+    /// fails ``expectNothingElse(fileID:filePath:line:column:)``, and the test in exhaustive mode.
     ///
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
@@ -37,16 +47,10 @@ extension CallRecorder {
     ) -> Bool {
         let expected = ExpectedCall.call(method)
         guard let calls = claimOne(expected.matches) else { return true }
-        return fail(
-            """
-            Expected a call to \(method), but it was never called.
-
-            \(Self.listing(calls))\(Self.closestDifference(to: expected, in: calls))
-            """,
-            fileID, filePath, line, column)
+        return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
     }
 
-    /// Expects at least one call to `method` with exactly these arguments.
+    /// Expects a call to `method` with exactly these arguments that no other expectation accounted for.
     ///
     /// The expected arguments go through the same conversion as recorded ones (``Argument/init(_:)``), so
     /// literals compare with what the spy received: `["key": "value"]` matches a `[String: Any]` holding
@@ -56,8 +60,8 @@ extension CallRecorder {
     /// hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
     /// ```
     ///
-    /// Accounts for one call, the first matching one not accounted for yet, as
-    /// ``expectCalled(_:fileID:filePath:line:column:)`` does.
+    /// Accounts for one call, the first matching one not accounted for yet, and fails when every matching
+    /// call already is, as ``expectCalled(_:fileID:filePath:line:column:)`` does.
     ///
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
@@ -72,14 +76,7 @@ extension CallRecorder {
     ) -> Bool {
         let expected = ExpectedCall(method: method, arguments: ([first] + rest).map(Argument.init))
         guard let calls = claimOne(expected.matches) else { return true }
-        return fail(
-            """
-            No recorded call matches the expected call:
-              \(expected)
-
-            \(Self.listing(calls))\(Self.closestDifference(to: expected, in: calls))
-            """,
-            fileID, filePath, line, column)
+        return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
     }
 
     /// Expects no call to `method`, whatever its arguments: the negative test ("removing an item logs
@@ -263,19 +260,16 @@ extension CallRecorder {
             fileID, filePath, line, column)
     }
 
-    /// Accounts for the first call `matches` accepts that is not accounted for yet (or, if all are, for
-    /// none) and returns nil; returns all the calls, for the failure message, when none matches.
+    /// Accounts for the first call `matches` accepts that is not accounted for yet and returns nil;
+    /// returns all the calls, for the failure message, when there is no such call (none matches, or every
+    /// match is accounted for already).
     private func claimOne(_ matches: (Call) -> Bool) -> [Call]? {
         state.withLock { state in
-            var first: Int?
-            for index in state.calls.indices where matches(state.calls[index]) {
-                if !state.verified[index] {
-                    state.verified[index] = true
-                    return nil
-                }
-                first = first ?? index
+            for index in state.calls.indices where !state.verified[index] && matches(state.calls[index]) {
+                state.verified[index] = true
+                return nil
             }
-            return first == nil ? state.calls : nil
+            return state.calls
         }
     }
 
@@ -297,7 +291,7 @@ extension CallRecorder {
     private func fail(
         _ message: String, _ fileID: StaticString, _ filePath: StaticString, _ line: UInt, _ column: UInt
     ) -> Bool {
-        reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+        reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
         return false
     }
 }

@@ -110,6 +110,29 @@ extension CallRecorder {
         return Double(min(prefix + suffix, length)) / Double(length)
     }
 
+    /// Why `expectCalled` found no call to account for: none matches `expected` (with a diff against the
+    /// closest call), or every match was accounted for by an earlier expectation.
+    static func unmatchedMessage(for expected: ExpectedCall, in calls: [Call]) -> String {
+        let matching = calls.indices.filter { expected.matches(calls[$0]) }
+        guard matching.isEmpty else {
+            let what = expected.arguments == nil ? "a call to \(expected.method)" : "the call \(expected)"
+            return """
+                Expected \(what) that no other expectation accounted for, but its \(count(matching.count, "recorded call was", "recorded calls were")) accounted for already:
+                \(matching.map { "  [\($0)] \(calls[$0])" }.joined(separator: "\n"))
+
+                Each expectCalled accounts for one call: expecting it once more says it was made once more. \
+                To check a call again without counting it twice, use expectCount or expectCalls(inOrder:).
+
+                \(listing(calls))
+                """
+        }
+        let headline =
+            expected.arguments == nil
+            ? "Expected a call to \(expected.method), but it was never called."
+            : "No recorded call matches the expected call:\n  \(expected)"
+        return "\(headline)\n\n\(listing(calls))\(closestDifference(to: expected, in: calls))"
+    }
+
     // MARK: - Recording issues
 
     static func unstubbedMessage(_ call: Call, returnType: Any.Type, recordName: String) -> String {

@@ -42,9 +42,10 @@ import Tally
 ///
 /// ## Topics
 /// ### Creating a recorder
-/// - ``init(mode:)``
+/// - ``init(mode:fileID:filePath:line:column:)``
 /// - ``Mode``
 /// - ``mode``
+/// - ``isExhaustive``
 ///
 /// ### Recording calls
 /// - ``record(_:arguments:fileID:filePath:line:column:)``
@@ -92,6 +93,23 @@ public final class CallRecorder: Sendable {
     /// The mode this recorder was created with.
     public let mode: Mode
 
+    /// What exhaustive mode calls the recorder in its messages: `CallRecorder`, or the spy it serves.
+    package let name: String
+    private let exhaustive = Locked(true)
+
+    /// Whether exhaustive mode checks this recorder at the end of the test. Default true.
+    ///
+    /// Set it to false for a spy whose calls the test does not mean to account for one by one:
+    ///
+    /// ```swift
+    /// let sdk = GoogleSDKSpy()
+    /// sdk.calls.isExhaustive = false
+    /// ```
+    public var isExhaustive: Bool {
+        get { exhaustive.current }
+        set { exhaustive.withLock { $0 = newValue } }
+    }
+
     /// Whether this is the stand-in ``current`` returns when no recorder is installed: it keeps nothing
     /// and reports every call recorded into it.
     let isStandIn: Bool
@@ -111,15 +129,40 @@ public final class CallRecorder: Sendable {
 
     /// Creates an empty recorder.
     ///
-    /// - Parameter mode: ``Mode/strict`` (the default) reports an issue when a method that returns a value
-    ///   is called without a stub; ``Mode/relaxed`` returns the call site's default silently.
-    public init(mode: Mode = .strict) {
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// the recorder registers with the test's check: a call no expectation accounts for fails the test when
+    /// it ends. It is reported at the line that created the recorder when that line is in the test's file,
+    /// otherwise at the test. A spy that creates its recorder in a stored property can pass its own
+    /// initializer's caller as the place instead.
+    ///
+    /// - Parameters:
+    ///   - mode: ``Mode/strict`` (the default) reports an issue when a method that returns a value is called
+    ///     without a stub; ``Mode/relaxed`` returns the call site's default silently.
+    ///   - fileID: where exhaustive mode reports unaccounted calls; the caller's by default.
+    ///   - filePath: see `fileID`.
+    ///   - line: see `fileID`.
+    ///   - column: see `fileID`.
+    public convenience init(
+        mode: Mode = .strict, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
+    ) {
+        self.init(mode: mode, name: "CallRecorder", fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Creates an empty recorder that exhaustive mode calls `name`, such as the generated spy's type.
+    package init(
+        mode: Mode, name: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) {
         self.mode = mode
+        self.name = name
         self.isStandIn = false
+        ExhaustiveCheck.register(
+            self, at: SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     init(standIn: Void) {
         self.mode = .strict
+        self.name = "CallRecorder"
         self.isStandIn = true
     }
 
@@ -214,7 +257,7 @@ public final class CallRecorder: Sendable {
     }
 
     func report(_ message: String, at location: Location) {
-        reportIssue(
+        reportFailure(
             message, fileID: location.fileID, filePath: location.filePath, line: location.line,
             column: location.column)
     }
@@ -222,12 +265,7 @@ public final class CallRecorder: Sendable {
 
 extension CallRecorder {
     /// The caller's place in the source, carried to `reportIssue`.
-    struct Location {
-        var fileID: StaticString
-        var filePath: StaticString
-        var line: UInt
-        var column: UInt
-    }
+    typealias Location = SourcePlace
 
     /// The process-wide sequence behind ``Call/order``.
     enum OrderCounter {

@@ -30,8 +30,9 @@ extension EventRecorder {
     /// spy.expectTracked(.named("menu_item_ordered", containing: ["item_name": "Pizza"]))
     /// ```
     ///
-    /// The first matching event not yet accounted for is marked as accounted for (see
-    /// ``expectNothingElse(fileID:filePath:line:column:)``).
+    /// Accounts for one event: the first matching event no expectation accounted for yet (see
+    /// ``expectNothingElse(fileID:filePath:line:column:)`` and exhaustive mode, ``ExhaustiveTrait``). It
+    /// fails when every matching event already is: expecting an event twice says it was tracked twice.
     @discardableResult
     public func expectTracked(
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -40,12 +41,21 @@ extension EventRecorder {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let found = snapshot.firstMatches(matcher)
-        guard let chosen = found.unclaimed ?? found.any else {
-            reportIssue(
-                FailureReport.message(
+        guard let chosen = found.unclaimed else {
+            let message: String
+            if found.any != nil {
+                let matching = snapshot.matching(matcher)
+                message =
+                    "Expected \(matcher) to have been tracked once more, but \(matching.count == 1 ? "its only match was" : "all \(matching.count) matches were") accounted for by an earlier expectation:\n"
+                    + matching.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
+                    + "Each expectTracked accounts for one event. To check an event again without counting it twice, use expectCount.\n\n"
+                    + FailureReport.recordedList(snapshot.listing)
+            } else {
+                message = FailureReport.message(
                     "Expected \(matcher) to have been tracked, but it was not.", matcher: matcher,
-                    recorded: snapshot.listing),
-                fileID: fileID, filePath: filePath, line: line, column: column)
+                    recorded: snapshot.listing)
+            }
+            reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
         log.claim(chosen)
@@ -67,6 +77,8 @@ extension EventRecorder {
     /// model.removeFromOrder()
     /// spy.expectNotTracked(.named("menu_item_ordered"))
     /// ```
+    ///
+    /// Accounts for nothing: it passes only when there is nothing to account for.
     @discardableResult
     public func expectNotTracked(
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -76,7 +88,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
         guard matching.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected \(matcher) not to have been tracked, but \(matching.count) matching event\(matching.count == 1 ? " was" : "s were").\n\n"
                     + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -90,6 +102,8 @@ extension EventRecorder {
     /// ```swift
     /// spy.expectEvents([.screen("Login"), Event("login_tapped", ["action": "tap"])])
     /// ```
+    ///
+    /// Accounts for every event in scope.
     @discardableResult
     public func expectEvents(
         _ expected: [Event], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -100,7 +114,7 @@ extension EventRecorder {
         let recorded = snapshot.indices.map(snapshot.event(at:))
         guard recorded == expected else {
             let difference = diff(expected, recorded).map { "\n\nDifference: (-expected +recorded)\n" + $0.indented } ?? ""
-            reportIssue(
+            reportFailure(
                 "Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in order, but the recording differs.\n\n"
                     + FailureReport.recordedList(snapshot.listing) + difference,
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -110,7 +124,7 @@ extension EventRecorder {
         return true
     }
 
-    /// Expects exactly these events, in any order, and nothing else.
+    /// Expects exactly these events, in any order, and nothing else. Accounts for every event in scope.
     @discardableResult
     public func expectEvents(
         unordered expected: [Event], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -136,7 +150,7 @@ extension EventRecorder {
                 parts.append("Unexpected (\(unmatched.count)):\n" + unmatched.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"))
             }
             parts.append(FailureReport.recordedList(snapshot.listing))
-            reportIssue(
+            reportFailure(
                 parts.joined(separator: "\n\n"), fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
@@ -154,6 +168,9 @@ extension EventRecorder {
     /// recording.expectCount(2, of: .containing(["action": "tap"]))        // verify(data:)
     /// recording.expectCount(1, of: .named("login", containing: ["action": "tap"]))  // verify(idAndData:)
     /// ```
+    ///
+    /// Accounts for every event it counted, so `expectCount(1, of:)` is also how to say "exactly once"
+    /// without exhaustive mode.
     @discardableResult
     public func expectCount(
         _ count: Int, of matcher: EventMatcher = .any, fileID: StaticString = #fileID,
@@ -163,7 +180,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
         guard matching.count == count else {
-            reportIssue(
+            reportFailure(
                 "Expected \(count) event\(count == 1 ? "" : "s") matching \(matcher), but \(matching.count) \(matching.count == 1 ? "was" : "were") recorded.\n\n"
                     + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -178,6 +195,8 @@ extension EventRecorder {
     /// ```swift
     /// spy.expectAll(.where("snake_case names") { $0.name.allSatisfy { $0.isLowercase || $0 == "_" } })
     /// ```
+    ///
+    /// Accounts for nothing: a rule says how events look, not which ones there are.
     @discardableResult
     public func expectAll(
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
@@ -187,7 +206,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let failing = snapshot.indices.filter { !matcher.matches(snapshot.event(at: $0)) }
         guard failing.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected every event to match \(matcher), but \(failing.count) did not:\n"
                     + failing.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n"),
                 fileID: fileID, filePath: filePath, line: line, column: column)
@@ -203,6 +222,9 @@ extension EventRecorder {
     /// spy.expectTracked(.menuItemDetailVisited(itemName: "Pizza"))
     /// spy.expectNothingElse()   // fails if onAppear also tracked something else, or twice
     /// ```
+    ///
+    /// In exhaustive mode (``ExhaustiveTrait``) the test does this by itself when it ends; the line is then
+    /// only needed to check at a given point, such as inside ``expect(when:_:)-(()->Void,_)``.
     @discardableResult
     public func expectNothingElse(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -212,7 +234,7 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let unclaimed = snapshot.indices.filter { !snapshot.isClaimed($0) }
         guard unclaimed.isEmpty else {
-            reportIssue(
+            reportFailure(
                 "Expected nothing else to have been tracked, but \(unclaimed.count) event\(unclaimed.count == 1 ? " was" : "s were") not accounted for by an expectation:\n"
                     + unclaimed.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
                     + FailureReport.recordedList(snapshot.listing),
@@ -222,7 +244,7 @@ extension EventRecorder {
         return true
     }
 
-    /// Expects nothing at all to have been recorded.
+    /// Expects nothing at all to have been recorded. Accounts for nothing.
     @discardableResult
     public func expectNoEvents(
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -236,7 +258,7 @@ extension EventRecorder {
         do {
             try refresh()
         } catch {
-            reportIssue(
+            reportFailure(
                 "Could not read the recording: \(error)", fileID: fileID, filePath: filePath, line: line, column: column)
         }
     }

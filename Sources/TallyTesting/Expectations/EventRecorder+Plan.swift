@@ -13,6 +13,9 @@ extension EventRecorder {
     /// ```
     ///
     /// On failure one issue lists every violation with its event, JSON-pointer path and rule.
+    ///
+    /// Accounts for nothing: the plan says how events look, not which ones this test expects. In exhaustive
+    /// mode, expect the events themselves too.
     @discardableResult
     public func expectValid(
         against plan: TrackingPlan, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
@@ -40,7 +43,7 @@ extension EventRecorder {
             lines += violations.map { "      \($0.kind.rawValue) at \($0.path.isEmpty ? "the event" : $0.path): \($0.message)" }
         }
         guard count == 0 else {
-            reportIssue(
+            reportFailure(
                 "Expected every event to be valid against the tracking plan, but \(count) \(count == 1 ? "violation was" : "violations were") found:\n"
                     + lines.joined(separator: "\n"),
                 fileID: fileID, filePath: filePath, line: line, column: column)

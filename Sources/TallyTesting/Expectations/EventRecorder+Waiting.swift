@@ -14,6 +14,8 @@ extension EventRecorder {
     ///
     /// Recordings read from another process are re-read every ``refreshInterval`` while waiting.
     ///
+    /// Waiting accounts for nothing (see ``EventRecorder``): in exhaustive mode, expect on what arrived.
+    ///
     /// - Parameters:
     ///   - matcher: the event to wait for.
     ///   - timeout: how long to wait before reporting an issue; measured on `clock`.
@@ -34,7 +36,7 @@ extension EventRecorder {
         if let event = scan.firstMatch { return event }
         if found == .timedOut {
             refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-            reportIssue(
+            reportFailure(
                 FailureReport.message(
                     "Timed out after \(timeout) waiting for \(matcher).", matcher: matcher,
                     recorded: Snapshot(log).listing),
@@ -49,6 +51,8 @@ extension EventRecorder {
     /// ```swift
     /// try await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
     /// ```
+    ///
+    /// Waiting accounts for nothing: in exhaustive mode, expect on what arrived.
     ///
     /// - Parameters:
     ///   - count: how many matching events to wait for.
@@ -70,7 +74,7 @@ extension EventRecorder {
         let outcome = await waitUntil(timeout: timeout, clock: clock) { scan.advance(over: $0) }
         guard outcome == .timedOut else { return outcome == .satisfied }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
-        reportIssue(
+        reportFailure(
             "Timed out after \(timeout) waiting for \(count) event\(count == 1 ? "" : "s") matching \(matcher); \(scan.matches) matched.\n\n"
                 + FailureReport.recordedList(Snapshot(log).listing),
             fileID: fileID, filePath: filePath, line: line, column: column)

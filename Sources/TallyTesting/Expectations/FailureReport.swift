@@ -90,3 +90,16 @@ extension PropertyValue: CustomDumpRepresentable {
         }
     }
 }
+
+extension Event: CustomDumpReflectable {
+    /// Dumps the fields the event's kind carries: a diff of a track event does not list empty ids, and one
+    /// of an identify event shows its `userId` rather than an empty name.
+    public var customDumpMirror: Mirror {
+        var children: [(label: String?, value: Any)] = [("kind", kind)]
+        if !name.isEmpty || (userId == nil && groupId == nil) { children.append(("name", name)) }
+        if let userId { children.append(("userId", userId)) }
+        if let groupId { children.append(("groupId", groupId)) }
+        children.append(("properties", properties))
+        return Mirror(self, children: children, displayStyle: .struct)
+    }
+}

@@ -72,9 +72,18 @@ final class CallRecorderXCTests: XCTestCase {
     // MARK: expectCalled
 
     func testExpectCalledPasses() {
+        loggedTestEvent().calls.expectCalled("logEvent(named:properties:)")
+        loggedTestEvent().calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+    }
+
+    func testExpectingACallOnceMoreThanItWasMadeFails() {
         let hippo = loggedTestEvent()
         hippo.calls.expectCalled("logEvent(named:properties:)")
-        hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
+        let message = expectOneFailure { hippo.calls.expectCalled("logEvent(named:properties:)") }
+        XCTAssertTrue(
+            message?.contains(
+                "Expected a call to logEvent(named:properties:) that no other expectation accounted for, but its 1 recorded call was accounted for already:"
+            ) == true, message ?? "no failure")
     }
 
     func testExpectCalledFailsOnceAtTheCallersLine() {

@@ -8,8 +8,12 @@ enum ExamplesPlan {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tracking-plan.yaml")
 
-    private static let loaded = Result { try PlanValidator(plan: TrackingPlan(contentsOf: url)) }
+    private static let loaded = Result { try TrackingPlan(contentsOf: url) }
+    private static let validating = Result { try PlanValidator(plan: loaded.get()) }
+
+    /// The plan; throws its load error (with file, line and column) if it has one.
+    static func plan() throws -> TrackingPlan { try loaded.get() }
 
     /// A validator for the plan; throws the plan's load error (with file, line and column) if it has one.
-    static func validator() throws -> PlanValidator { try loaded.get() }
+    static func validator() throws -> PlanValidator { try validating.get() }
 }

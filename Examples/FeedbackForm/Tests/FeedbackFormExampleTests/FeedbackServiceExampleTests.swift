@@ -7,6 +7,7 @@ import Testing
 /// The article's wrapper tests, for both of its forms (the `ThirdPartyFeedbackService` class and the
 /// `FeedbackServiceClient` struct of closures), plus what the article leaves out: cancellation, timeouts
 /// and concurrent callers. Each test has its own fake SDK and bridge, so they run in parallel.
+@Suite(.exhaustive)
 struct FeedbackServiceExampleTests {
     /// The article's `testLoadSetsDelegateAndInvokesLoad` and
     /// `testWhenLoadIsSuccessful_itInvokesTheCompletionWithTheLoadedViewController`.

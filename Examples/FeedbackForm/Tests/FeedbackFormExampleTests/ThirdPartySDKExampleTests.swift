@@ -7,7 +7,7 @@ import Testing
 /// The wrapper over the real (simulated) static SDK, with the defaults the app uses: `ThirdParty`'s static
 /// delegate and load call, answering on another thread. These are the only tests that touch the SDK's
 /// statics, so they run one at a time.
-@Suite(.serialized)
+@Suite(.serialized, .exhaustive)
 struct ThirdPartySDKExampleTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: ServiceForm.allCases)

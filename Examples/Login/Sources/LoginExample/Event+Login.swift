@@ -14,4 +14,16 @@ extension Event {
 
     /// The user tapped Sign Up: the article's `log(event: AnalyticsEvents.SignUp, action: AnalyticsActions.Tap)`.
     public static let signUpTapped = Event("sign_up_tapped", ["action": "tap"])
+
+    /// The user signed in: an identify event with the account's id and its e-mail address as a trait.
+    ///
+    /// The e-mail address is personal data (`pii: true` in the plan): the app's client redacts it before any
+    /// destination sees it, so what leaves the app is `{"email":"[redacted]"}`.
+    ///
+    /// - Parameters:
+    ///   - userId: the account's id.
+    ///   - email: the account's e-mail address.
+    public static func signedIn(userId: String, email: String) -> Event {
+        .identify(userId: userId, traits: ["email": .string(email)])
+    }
 }

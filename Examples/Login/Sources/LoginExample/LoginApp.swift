@@ -1,13 +1,20 @@
 import Foundation
 import Tally
 
-/// The login app's start-up: the analytics client with its destinations, and the screen's model.
+/// The login app's start-up: the analytics client with its processors and destinations, the screen's
+/// model, and the analytics consent switch.
 ///
 /// In the article the app delegate picks `ConsoleAnalytics` normally and an `AnalyticsDebugger` under UI
 /// tests. Here the app always has a console destination, and adds a recording destination when the
 /// environment asks for one (`TALLY_RECORD=<file>`, `TALLY_RECORD_DIR=<folder>` or `-tally-record <file>`):
 /// the test process then reads the recording with `RecordingReader`, which replaces the article's hidden view
 /// and its JSON coder.
+///
+/// Two privacy rules hold for every destination, because they are the client's, not a destination's:
+/// - The values of ``personalDataKeys`` (the plan's `pii: true` properties) are redacted by the client's
+///   first processor, before any destination sees the event: the console, the recording, a vendor.
+/// - The consent switch (``LoginCommand/optOut`` and ``LoginCommand/optIn``) opts the client out: from that
+///   moment nothing reaches any destination, and tracking resumes when the user opts back in.
 ///
 /// ```swift
 /// let app = try LoginApp(console: { print($0) })
@@ -18,6 +25,22 @@ public final class LoginApp: Sendable {
     public let analytics: AnalyticsClient
     /// The login screen's model, wired to ``analytics``.
     public let viewModel: LoginViewModel
+
+    /// An account the example signs in with.
+    public struct Account: Sendable, Hashable {
+        /// The account's id, the identify event's user id.
+        public var id: String
+        /// The account's e-mail address: personal data, never sent as it is.
+        public var email: String
+
+        /// The example's account, which ``LoginCommand/signIn`` signs in.
+        public static let example = Account(id: "user-42", email: "ada@example.com")
+    }
+
+    /// The property names whose values are personal data: the client redacts them, at any depth, before
+    /// any destination sees an event. Every `pii: true` property of `Examples/tracking-plan.yaml` must be
+    /// here; the example's tests check it.
+    public static let personalDataKeys: Set<String> = ["email"]
 
     /// Creates the app with a console destination, plus a recording destination if the environment or
     /// the launch arguments ask for one.
@@ -41,7 +64,7 @@ public final class LoginApp: Sendable {
         {
             all.append(recording)
         }
-        analytics = AnalyticsClient(destinations: all + destinations)
+        analytics = AnalyticsClient(processors: [.redact(keys: Self.personalDataKeys)], destinations: all + destinations)
         viewModel = LoginViewModel(analytics: analytics)
     }
 
@@ -55,6 +78,9 @@ public final class LoginApp: Sendable {
         case .appear: viewModel.wakeup()
         case .tapLogin: viewModel.login()
         case .tapSignUp: viewModel.signUp()
+        case .signIn: viewModel.didSignIn(userId: Account.example.id, email: Account.example.email)
+        case .optOut: analytics.optOut()
+        case .optIn: analytics.optIn()
         case .quit: break
         }
         await analytics.flush()

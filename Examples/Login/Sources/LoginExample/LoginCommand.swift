@@ -7,6 +7,12 @@ public enum LoginCommand: String, Sendable, CaseIterable {
     case tapLogin = "tap login"
     /// The Sign Up button is tapped.
     case tapSignUp = "tap sign up"
+    /// The server accepts the credentials of the example's account (``LoginApp/Account/example``).
+    case signIn = "sign in"
+    /// The user turns analytics off in the consent switch: nothing is tracked until ``optIn``.
+    case optOut = "opt out"
+    /// The user turns analytics back on.
+    case optIn = "opt in"
     /// The app flushes its analytics and exits.
     case quit
 

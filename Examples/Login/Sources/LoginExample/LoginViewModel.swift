@@ -10,6 +10,7 @@ import Tally
 /// model.wakeup()    // screen Login
 /// model.login()     // login_tapped {"action":"tap"}
 /// model.signUp()    // sign_up_tapped {"action":"tap"}
+/// model.didSignIn(userId: "user-42", email: "ada@example.com")   // identify user-42
 /// ```
 public struct LoginViewModel: Sendable {
     /// Where the screen's events go.
@@ -33,5 +34,12 @@ public struct LoginViewModel: Sendable {
     /// The user tapped Sign Up.
     public func signUp() {
         analytics.track(.signUpTapped)
+    }
+
+    /// The server accepted the user's credentials: the user is identified, with the account's e-mail
+    /// address as a trait. The model says it as it is; the app's client redacts it (see
+    /// `LoginApp.personalDataKeys`).
+    public func didSignIn(userId: String, email: String) {
+        analytics.track(.signedIn(userId: userId, email: email))
     }
 }

@@ -1,8 +1,8 @@
 // The login app of "Testing analytics in an iOS app", as a process a test can launch and drive: the
 // stand-in for the article's XCUITest target.
 //
-// Reads commands, one per line, on standard input: `appear`, `tap login`, `tap sign up`, `quit` (end of
-// input quits too). After each command it waits until the command's events reached every destination,
+// Reads commands, one per line, on standard input: `appear`, `tap login`, `tap sign up`, `sign in`,
+// `opt out`, `opt in`, `quit` (end of input quits too). After each command it waits until the command's events reached every destination,
 // then prints `ok <command>`, so a driver knows a recording holds them. Analytics lines go to standard
 // output as the console destination prints them. Recording is switched on by the environment:
 //

@@ -6,6 +6,7 @@ import Testing
 
 /// The app's wiring, in process: console analytics as in the article's `ConsoleAnalytics`, and recording
 /// switched on only when the environment asks for it.
+@Suite(.exhaustive)
 struct LoginAppExampleTests {
     @Test func theConsoleShowsEachEventAsItIsLogged() async throws {
         let console = ConsoleCapture()
@@ -49,7 +50,8 @@ struct LoginAppExampleTests {
     }
 
     @Test(arguments: [
-        ("appear", LoginCommand.appear), ("tap login", .tapLogin), ("  Tap   Sign Up ", .tapSignUp), ("QUIT", .quit),
+        ("appear", LoginCommand.appear), ("tap login", .tapLogin), ("  Tap   Sign Up ", .tapSignUp),
+        ("sign in", .signIn), ("Opt Out", .optOut), ("opt  in", .optIn), ("QUIT", .quit),
     ])
     func commandsAreReadFromLines(line: String, command: LoginCommand) {
         #expect(LoginCommand(line: line) == command)

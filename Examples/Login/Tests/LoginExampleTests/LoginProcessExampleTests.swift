@@ -14,6 +14,10 @@ import Testing
 /// | `verify(type: ItemOccurrence(item: .screen, occurs: 1))` | `expectCount(1, of: .kind(.screen))` |
 /// | `verify(id: ItemOccurrence(item: AnalyticsScreens.Login, occurs: 1))` | `expectCount(1, of: .named("Login"))` |
 /// | `verify(idAndData: ItemOccurrence(item: (AnalyticsEvents.Login, AnalyticsActions.Tap), occurs: 1))` | `expectCount(1, of: .named("login_tapped", containing: ["action": "tap"]))` |
+///
+/// In exhaustive mode the recording is read once more when each test ends: a record no expectation
+/// accounted for fails the test.
+@Suite(.exhaustive)
 struct LoginProcessExampleTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(.timeLimit(.minutes(1))) func theArticlesUITestAnalytics() async throws {
@@ -56,6 +60,27 @@ struct LoginProcessExampleTests {
         #expect(await recording.waitForCount(1, of: .named("sign_up_tapped"), timeout: .seconds(30)))
         #expect(reply == .init(printed: [#"[analytics] track sign_up_tapped {"action":"tap"}"#], accepted: true))
         #expect(try await app.quit() == 0)
+        recording.expectEvents([.signUpTapped])
+    }
+
+    /// The running app keeps its privacy promises in what it records: the signed-in user's e-mail address is
+    /// redacted, and what the user does while opted out is not recorded at all.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.timeLimit(.minutes(1))) func theRecordingHoldsNoPersonalDataAndNothingFromWhileOptedOut() async throws {
+        let place = try RecordingPlace()
+        let app = try LoginAppProcess(environment: ["TALLY_RECORD": place.file.path])
+        let recording = RecordingReader(url: place.file)
+        _ = await app.ready()
+
+        try await app.send("sign in")
+        try await app.send("opt out")
+        try await app.send("tap login")
+        try await app.send("opt in")
+        try await app.send("tap sign up")
+        #expect(try await app.quit() == 0)
+
+        recording.expectEvents([.identify(userId: "user-42", traits: ["email": "[redacted]"]), .signUpTapped])
+        recording.expectValid(against: try ExamplesPlan.validator())
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)

@@ -5,6 +5,7 @@ import Testing
 
 /// "Should I test the third-party library direct interaction?" The article's `EventLoggerTests`: the code
 /// that calls Hippo Analytics, tested through a one-to-one spy of the client's interface.
+@Suite(.exhaustive)
 struct EventLoggerExampleTests {
     @Test func logsEventsWithCorrectParameters() async {
         let hippo = HippoAnalyticsClientInterfaceSpy()
@@ -14,7 +15,6 @@ struct EventLoggerExampleTests {
         await analytics.flush()
 
         hippo.calls.expectCalled("logEvent(named:properties:)", with: "test", ["key": "value"])
-        hippo.calls.expectNothingElse()
     }
 
     @Test func theScreensEventsReachHippoInOrder() async {
@@ -32,7 +32,6 @@ struct EventLoggerExampleTests {
             .call("logEvent(named:properties:)", with: "menu_item_detail_visited", ["item_name": "Margherita"]),
             .call("logEvent(named:properties:)", with: "menu_item_ordered", ["item_name": "Margherita"]),
         ])
-        hippo.calls.expectNothingElse()
     }
 
     @Test func aScreenIsLoggedAsScreenViewed() async {

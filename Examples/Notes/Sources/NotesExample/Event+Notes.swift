@@ -11,4 +11,13 @@ extension Event {
     public static func noteCreated(wordCount: Int) -> Event {
         Event("note_created", ["word_count": .int(wordCount)])
     }
+
+    /// The user searched their notes: Firebase's recommended `search` event.
+    ///
+    /// - Parameters:
+    ///   - term: what the user searched for. Firebase keeps its first 100 characters.
+    ///   - resultCount: how many notes matched.
+    public static func searched(term: String, resultCount: Int) -> Event {
+        Event("search", ["search_term": .string(term), "result_count": .int(resultCount)])
+    }
 }

@@ -1,3 +1,4 @@
+import NotesFirebaseSDK
 import NotesGoogleSDK
 import Swinject
 import Tally
@@ -14,10 +15,14 @@ import Tally
 /// }
 /// ```
 ///
-/// ``init(makeAdapter:)`` does the same with a Swinject `Container`, in the container scope so the whole
-/// app shares one service (and one analytics client). The adapter is a parameter so tests can register a
-/// spy in the SDK's place and check what the registered service sends; the app passes nothing and gets
-/// the Google SDK.
+/// ``init(makeAdapter:makeFirebase:destinations:)`` does the same with a Swinject `Container`, in the
+/// container scope so the whole app shares one service (and one analytics client). The adapter is a
+/// parameter so tests can register a spy in the SDK's place and check what the registered service sends;
+/// the app passes nothing and gets the Google SDK.
+///
+/// The service also sends every event to Firebase, through Tally's `FirebaseDestination`, which makes each
+/// event fit Firebase's limits (a search term is cut to 100 characters) and reports what it changed as a
+/// problem in ``diagnostics``.
 ///
 /// The container is not `Sendable`, so it is kept inside this value rather than in a global: create the
 /// app once at start, on one task, and hand the screens it builds to the code that shows them.
@@ -40,13 +45,16 @@ public struct NotesApp {
     /// - Parameters:
     ///   - makeAdapter: makes the adapter the analytics service calls; by default the Google SDK
     ///     configured with ``Configuration/Google``. It is called once, on first use.
+    ///   - makeFirebase: makes the Firebase destination; by default one calling Firebase's `Analytics`
+    ///     class methods. Tests pass `FirebaseDestination(adapter:)` with a spy. Called once, on first use.
     ///   - destinations: more destinations for the service, such as a console in debug builds.
     public init(
         makeAdapter: @escaping @Sendable () -> any GoogleAnalyticsAdapter = NotesApp.googleSDK,
+        makeFirebase: @escaping @Sendable () -> FirebaseDestination = NotesApp.firebaseSDK,
         destinations: [any Destination] = []
     ) {
         container.register(GoogleAnalyticsService.self) { _ in
-            GoogleAnalyticsService(adapter: makeAdapter(), destinations: destinations)
+            GoogleAnalyticsService(adapter: makeAdapter(), destinations: [makeFirebase()] + destinations)
         }
         .inObjectScope(.container)
         container.register((any AnalyticsService).self) { resolver in
@@ -60,6 +68,21 @@ public struct NotesApp {
     /// The Google SDK as the app configures it.
     @Sendable public static func googleSDK() -> any GoogleAnalyticsAdapter {
         GoogleSDK(apiKey: Configuration.Google.apiKey, clientSecret: Configuration.Google.clientSecret)
+    }
+
+    /// Firebase, as the app configures it: its `Analytics` class methods, within Firebase's documented
+    /// limits.
+    @Sendable public static func firebaseSDK() -> FirebaseDestination {
+        FirebaseDestination(sdk: Analytics.self)
+    }
+
+    /// What the service's client counted, including the problems Firebase's limits reported (see
+    /// ``GoogleAnalyticsService/diagnostics``).
+    public var diagnostics: Diagnostics {
+        guard let service = container.resolve(GoogleAnalyticsService.self) else {
+            preconditionFailure("NotesApp registers a GoogleAnalyticsService in init")
+        }
+        return service.diagnostics
     }
 
     /// The registered analytics service: the same instance every time.

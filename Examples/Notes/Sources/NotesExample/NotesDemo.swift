@@ -1,14 +1,18 @@
 import Foundation
+import NotesFirebaseSDK
 import NotesGoogleSDK
 import Tally
 
-/// The Notes scenario for the examples' demo (`swift run --package-path Examples demo`): a notes list wired by the app's container sends a screen and a
-/// new note through ``GoogleAnalyticsService`` to the simulated Google SDK, and the demo reports what was
-/// tracked and what the SDK received.
+/// The Notes scenario for the examples' demo (`swift run --package-path Examples demo`): a notes list wired
+/// by the app's container sends a screen, a new note and a search through ``GoogleAnalyticsService`` to the
+/// simulated Google SDK and Firebase, and the demo reports what was tracked and what each SDK received.
 public enum NotesDemo {
     /// Runs the scenario and returns the report, one line each.
     public static func run() async -> [String] {
         let sdkLog = DemoLines()
+        let firebaseLog = DemoLines()
+        Analytics.debugLog = firebaseLog.append
+        defer { Analytics.debugLog = nil }
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
         let app = NotesApp(
@@ -22,12 +26,15 @@ public enum NotesDemo {
         let list = app.makeNotesList()
         list.onAppear()
         list.createNote(text: "Buy milk and bread")
+        list.search("milk")
         await app.flush()
 
         var lines = ["tracked (\(trackedLines.lines.count) events, through the container's GoogleAnalyticsService):"]
         lines += trackedLines.lines.map { "  \($0)" }
         lines.append("GoogleSDK received (\(sdkLog.lines.count) calls, from GoogleAnalyticsDestination):")
         lines += sdkLog.lines.map { "  \($0)" }
+        lines.append("Firebase received (\(firebaseLog.lines.count) calls, from FirebaseDestination):")
+        lines += firebaseLog.lines.map { "  \($0)" }
         return lines
     }
 }

@@ -21,6 +21,7 @@ public struct Note: Sendable, Hashable {
 /// let list = NotesListViewModel(analyticsService: service)
 /// list.onAppear()                                   // screen "Notes"
 /// list.createNote(text: "Buy milk and bread")       // note_created, word_count 4
+/// list.search("milk")                               // search, search_term "milk", result_count 1
 /// ```
 public final class NotesListViewModel {
     /// The notes, newest last.
@@ -47,5 +48,17 @@ public final class NotesListViewModel {
         notes.append(note)
         analyticsService.send(event: .noteCreated(wordCount: note.wordCount))
         return note
+    }
+
+    /// The notes whose text contains `term`, ignoring case. A blank term finds every note and tracks
+    /// nothing; any other search is tracked with the term as the user typed it and the number of matches.
+    ///
+    /// - Returns: the matching notes, oldest first.
+    @discardableResult
+    public func search(_ term: String) -> [Note] {
+        guard !term.allSatisfy(\.isWhitespace) else { return notes }
+        let found = notes.filter { $0.text.lowercased().contains(term.lowercased()) }
+        analyticsService.send(event: .searched(term: term, resultCount: found.count))
+        return found
     }
 }

@@ -8,7 +8,7 @@
 /// import AmplitudeSwift
 /// import Tally
 ///
-/// extension Amplitude: AmplitudeAdapter {}
+/// extension Amplitude: @retroactive AmplitudeAdapter {}
 ///
 /// let amplitude = AmplitudeDestination(adapter: Amplitude(configuration: Configuration(apiKey: key)))
 /// ```

@@ -17,7 +17,7 @@
 /// tracking is on as well, screens are counted twice; leave it off.
 ///
 /// ```swift
-/// extension Amplitude: AmplitudeAdapter {}
+/// extension Amplitude: @retroactive AmplitudeAdapter {}
 ///
 /// let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: amplitude)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
@@ -35,7 +35,7 @@ public struct AmplitudeDestination: Destination {
     public let groupType: String
     /// The limits the destination enforces.
     public let limits: AmplitudeLimits
-    private let box: AdapterBox<any AmplitudeAdapter>
+    private let box: VendorClient<any AmplitudeAdapter>
 
     /// Creates a destination calling `adapter`, normally an `Amplitude` instance.
     ///
@@ -51,14 +51,14 @@ public struct AmplitudeDestination: Destination {
         self.name = name
         self.groupType = groupType
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Amplitude's `reset()`, which clears the user id and makes a new device
     /// id. The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the reset and
     /// before those tracked after it.
     public func reset() {
-        box.adapter.perform(.reset)
+        box.client.perform(.reset)
     }
 
     /// Transforms the event into Amplitude's calls and makes them. It never throws.
@@ -98,7 +98,7 @@ public struct AmplitudeDestination: Destination {
             calls = [.setUserId(event.userId ?? "")]
         }
         problems.forEach(context.report)
-        let adapter = box.adapter
+        let adapter = box.client
         for call in calls { adapter.perform(call) }
     }
 

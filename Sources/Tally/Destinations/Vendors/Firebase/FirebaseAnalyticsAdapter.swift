@@ -9,7 +9,7 @@
 /// import FirebaseAnalytics
 /// import Tally
 ///
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 ///
 /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
 /// ```
@@ -53,7 +53,7 @@ public protocol FirebaseAnalyticsAdapter {
 /// ``FirebaseDestination/init(sdk:name:limits:)``:
 ///
 /// ```swift
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
 /// ```
 ///

@@ -18,7 +18,7 @@
 /// differed.
 ///
 /// ```swift
-/// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+/// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
 ///
 /// let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
 /// analytics.track("menu item-ordered", ["item_name": "Pizza"])
@@ -29,7 +29,7 @@ public struct FirebaseDestination: Destination {
     public let name: String
     /// The limits the destination enforces.
     public let limits: FirebaseLimits
-    private let box: AdapterBox<any FirebaseAnalyticsAdapter>
+    private let box: VendorClient<any FirebaseAnalyticsAdapter>
 
     /// Creates a destination calling `adapter`, such as a spy in tests or an app's own wrapper.
     ///
@@ -40,7 +40,7 @@ public struct FirebaseDestination: Destination {
     public init(adapter: any FirebaseAnalyticsAdapter, name: String = "firebase", limits: FirebaseLimits = .default) {
         self.name = name
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Creates a destination calling the class methods of `sdk`, normally `FirebaseAnalytics.Analytics`.
@@ -76,7 +76,7 @@ public struct FirebaseDestination: Destination {
     /// FirebaseAnalytics.Analytics.resetAnalyticsData()
     /// ```
     public func reset() {
-        box.adapter.setUserID(nil)
+        box.client.setUserID(nil)
     }
 
     /// Transforms the event into Firebase's calls and makes them.
@@ -85,7 +85,7 @@ public struct FirebaseDestination: Destination {
     ///   alias event is longer than ``FirebaseLimits/maximumUserIDLength``; nothing is sent then.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
-        let adapter = box.adapter
+        let adapter = box.client
         var problems: [Problem] = []
         switch event.kind {
         case .track:

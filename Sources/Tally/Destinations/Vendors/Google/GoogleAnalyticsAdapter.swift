@@ -4,7 +4,7 @@
 /// The SDK has exactly this method, so its conformance is empty:
 ///
 /// ```swift
-/// extension GoogleSDK: GoogleAnalyticsAdapter {}
+/// extension GoogleSDK: @retroactive GoogleAnalyticsAdapter {}
 ///
 /// let google = GoogleAnalyticsDestination(adapter: GoogleSDK(apiKey: key, clientSecret: secret))
 /// ```

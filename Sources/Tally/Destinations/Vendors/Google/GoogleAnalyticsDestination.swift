@@ -28,7 +28,7 @@
 public struct GoogleAnalyticsDestination: Destination {
     /// The destination's name. Default `google`.
     public let name: String
-    private let box: AdapterBox<any GoogleAnalyticsAdapter>
+    private let box: VendorClient<any GoogleAnalyticsAdapter>
 
     /// Creates a destination calling `adapter`, normally the Google SDK.
     ///
@@ -37,7 +37,7 @@ public struct GoogleAnalyticsDestination: Destination {
     ///   - name: the destination's name. Default `google`.
     public init(adapter: any GoogleAnalyticsAdapter, name: String = "google") {
         self.name = name
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Transforms the event into the SDK's call and makes it.
@@ -48,7 +48,7 @@ public struct GoogleAnalyticsDestination: Destination {
         let event = envelope.event
         switch event.kind {
         case .track:
-            box.adapter.trackEvent(with: event.name, properties: event.properties.foundationValue)
+            box.client.trackEvent(with: event.name, properties: event.properties.foundationValue)
         case .screen:
             var problems: [Problem] = []
             var properties = event.properties
@@ -56,7 +56,7 @@ public struct GoogleAnalyticsDestination: Destination {
                 .string(event.name), forKey: "screen_name", into: &properties, vendor: "The Google SDK", event: event,
                 problems: &problems)
             problems.forEach(context.report)
-            box.adapter.trackEvent(with: "screen_view", properties: properties.foundationValue)
+            box.client.trackEvent(with: "screen_view", properties: properties.foundationValue)
         case .identify, .group, .alias:
             throw VendorRules.problem(
                 "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped, event: event,

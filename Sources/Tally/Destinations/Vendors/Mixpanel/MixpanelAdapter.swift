@@ -17,7 +17,7 @@
 /// import Mixpanel
 /// import Tally
 ///
-/// extension MixpanelInstance: MixpanelAdapter {
+/// extension MixpanelInstance: @retroactive MixpanelAdapter {
 ///     public func track(event: String?, properties: [String: Any]?) {
 ///         track(event: event, properties: properties.map(Self.mixpanelProperties))
 ///     }

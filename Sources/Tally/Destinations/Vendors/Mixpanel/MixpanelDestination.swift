@@ -31,7 +31,7 @@ public struct MixpanelDestination: Destination {
     public let groupKey: String
     /// The limits the destination enforces.
     public let limits: MixpanelLimits
-    private let box: AdapterBox<any MixpanelAdapter>
+    private let box: VendorClient<any MixpanelAdapter>
 
     /// Creates a destination calling `adapter`, normally a `MixpanelInstance`.
     ///
@@ -47,14 +47,14 @@ public struct MixpanelDestination: Destination {
         self.name = name
         self.groupKey = groupKey
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Mixpanel's `reset(completion: nil)`, which clears the distinct id and
     /// super properties and starts a new anonymous distinct id. The client calls it on
     /// ``AnalyticsClient/reset()``, after the events tracked before the reset and before those tracked after it.
     public func reset() {
-        box.adapter.reset(completion: nil)
+        box.client.reset(completion: nil)
     }
 
     /// Transforms the event into Mixpanel's calls and makes them.
@@ -63,7 +63,7 @@ public struct MixpanelDestination: Destination {
     ///   already the current distinct id; nothing is sent then.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
-        let adapter = box.adapter
+        let adapter = box.client
         var problems: [Problem] = []
         switch event.kind {
         case .track:

@@ -8,7 +8,7 @@
 /// import Segment
 /// import Tally
 ///
-/// extension Segment.Analytics: SegmentAdapter {}
+/// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
 /// let segment = SegmentDestination(adapter: Segment.Analytics(configuration: Configuration(writeKey: key)))
 /// ```

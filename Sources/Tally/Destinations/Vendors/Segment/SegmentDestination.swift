@@ -15,7 +15,7 @@
 /// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
 ///
 /// ```swift
-/// extension Segment.Analytics: SegmentAdapter {}
+/// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
 /// let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
@@ -26,7 +26,7 @@ public struct SegmentDestination: Destination {
     public let name: String
     /// The limits the destination enforces.
     public let limits: SegmentLimits
-    private let box: AdapterBox<any SegmentAdapter>
+    private let box: VendorClient<any SegmentAdapter>
 
     /// Creates a destination calling `adapter`, normally Segment's `Analytics` instance.
     ///
@@ -37,14 +37,14 @@ public struct SegmentDestination: Destination {
     public init(adapter: any SegmentAdapter, name: String = "segment", limits: SegmentLimits = .default) {
         self.name = name
         self.limits = limits
-        self.box = AdapterBox(adapter)
+        self.box = VendorClient(adapter)
     }
 
     /// Forgets the signed-in user: Segment's `reset()`, which clears the user id and traits and starts a
     /// new anonymous id. The client calls it on ``AnalyticsClient/reset()``, after the events tracked before the
     /// reset and before those tracked after it.
     public func reset() {
-        box.adapter.reset()
+        box.client.reset()
     }
 
     /// Transforms the event into Segment's call and makes it.
@@ -59,7 +59,7 @@ public struct SegmentDestination: Destination {
                 "The Segment message would be \(size) bytes of JSON; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
                 outcome: .dropped, event: event, path: nil)
         }
-        let adapter = box.adapter
+        let adapter = box.client
         let properties = event.properties.optionalFoundationValue
         switch event.kind {
         case .track: adapter.track(name: event.name, properties: properties)

@@ -1,0 +1,113 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// The code of Tally's README and DocC articles, compiled and, where it is a test, run. `.ci/check-doc-code`
+// checks that every ```swift block of those files appears here line for line, then builds and tests this
+// package. A package of its own, so that its targets may take any names.
+//
+// One test target per article holds that article's code verbatim; what an article leaves implicit (a
+// `MenuItem`, a `logger`, an envelope) is in a support file of its target. An article showing two
+// alternative forms of one type has a second target for the second form. The vendor SDKs the docs import
+// are stand-ins in VendorSDKs/, a package of its own as a vendor's SDK is.
+
+var tally: Target.Dependency { .product(name: "Tally", package: "Tally") }
+var tallyTesting: Target.Dependency { .product(name: "TallyTesting", package: "Tally") }
+func vendor(_ name: String) -> Target.Dependency { .product(name: name, package: "VendorSDKs") }
+
+let package = Package(
+    name: "DocumentationTests",
+    // macOS 13 / iOS 16: the SDKBridge timeout (a `Clock`) of "Wrapping awkward SDKs".
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    dependencies: [
+        .package(name: "Tally", path: "../..", traits: ["CLI"]),
+        .package(path: "VendorSDKs"),
+    ],
+    targets: [
+        .testTarget(
+            name: "ReadmeDocTests",
+            dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
+        ),
+        .testTarget(
+            name: "GettingStartedDocTests",
+            dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
+        ),
+        // The landing page, Tally.md.
+        .testTarget(
+            name: "TallyDocTests",
+            dependencies: [tally, vendor("FirebaseAnalytics")]
+        ),
+        .testTarget(
+            name: "WritingADestinationDocTests",
+            dependencies: [tally, tallyTesting, vendor("HippoAnalytics")]
+        ),
+        .testTarget(
+            name: "VendorAdaptersDocTests",
+            dependencies: [
+                tally, tallyTesting, vendor("FirebaseAnalytics"), vendor("Segment"), vendor("AmplitudeSwift"),
+                vendor("HippoAnalytics"),
+            ]
+        ),
+        // The wrapper's struct form, its tests, and the @preconcurrency import of a Swift 5 SDK.
+        .testTarget(
+            name: "WrappingAwkwardSDKsDocTests",
+            dependencies: [tally, tallyTesting, vendor("ThirdPartySDK"), vendor("UIKitStandIn")]
+        ),
+        // The wrapper's protocol form, which declares `FeedbackService` too.
+        .testTarget(
+            name: "WrappingAwkwardSDKsProtocolFormDocTests",
+            dependencies: [tally, tallyTesting, vendor("ThirdPartySDK"), vendor("UIKitStandIn")]
+        ),
+        // The landing page, TallyTesting.md, is in AppTests below.
+        .testTarget(
+            name: "TestingYourAnalyticsDocTests",
+            dependencies: [tally, tallyTesting]
+        ),
+        .testTarget(
+            name: "RecordingCallsDocTests",
+            dependencies: [tally, tallyTesting, vendor("ThirdPartySDK")]
+        ),
+        // The seed's hand-written spy that "Recording calls" starts from, which declares the same names.
+        .testTarget(
+            name: "RecordingCallsSeedDocTests",
+            dependencies: []
+        ),
+        // The landing page, TallyPlan.md. Its events come from the plugin-generated factories of App.
+        .testTarget(
+            name: "TallyPlanDocTests",
+            dependencies: ["App", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally")]
+        ),
+        .testTarget(
+            name: "TrackingPlansDocTests",
+            dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
+        ),
+    ]
+)
+
+// "Tracking plans": the build-tool plugin on an app target, as the article writes it. Its plan is the one
+// of TallyPlan.md.
+package.targets.append(
+    .target(
+        name: "App",
+        dependencies: [.product(name: "Tally", package: "Tally")],
+        exclude: ["tracking-plan.yaml"],
+        plugins: [.plugin(name: "TallyPlanGenerator", package: "Tally")]
+    )
+)
+
+// TallyTesting.md: a test target with TallyTesting and nothing else. It holds that page's test.
+package.targets.append(
+    .testTarget(name: "AppTests", dependencies: ["App", .product(name: "TallyTesting", package: "Tally")])
+)
+
+// Swift 6, as a new package is, with the checks this repository's own code has: code that compiles with
+// them compiles without them too.
+for target in package.targets where target.type != .plugin {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ])
+    target.swiftSettings = settings
+}
+package.swiftLanguageModes = [.v6]

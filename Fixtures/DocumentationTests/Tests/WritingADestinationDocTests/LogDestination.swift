@@ -1,0 +1,19 @@
+// Writing a destination: the overview's destination and its test.
+
+import Tally
+import Testing
+
+struct LogDestination: Destination {
+    let logger: Logger
+    var name: String { "log" }
+
+    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        logger.info("\(envelope.event.name) \(envelope.event.properties.jsonString)")
+    }
+}
+
+@Test func logsOneLinePerEvent() throws {
+    let context = DeliveryContext(destination: "log") { problem in Issue.record("\(problem)") }
+    try LogDestination(logger: testLogger).receive(envelope, context: context)
+    // then expect the logged line
+}

@@ -1,0 +1,2 @@
+// The system's zlib, for TallyDelivery's gzip request bodies.
+#include <zlib.h>

@@ -1,0 +1,165 @@
+#if Delivery
+import Foundation
+import Tally
+
+extension DeliveryEngine {
+    /// The writer thread: commits whatever was staged since its last commit in one transaction (a group
+    /// commit: the busier the destination, the larger the groups), then keeps the queue within its bounds.
+    func runWriter() {
+        var group: [[UInt8]] = []
+        while true {
+            monitor.lock()
+            var covered: [FlushRequest] = []
+            while true {
+                let now = clock.now()
+                let storageReady = storageRetryAt.map { $0 <= now } ?? true
+                if !staged.isEmpty && storageReady { break }
+                if !flushesToCommit.isEmpty {
+                    // Nothing to commit before them (or the storage is failing): they flush what is committed.
+                    handOver(flushesToCommit)
+                    flushesToCommit.removeAll()
+                }
+                if stopping {
+                    let lost = staged.count
+                    staged.removeAll()
+                    monitor.unlock()
+                    if lost > 0 {
+                        reportDropped(
+                            lost, .queueFull,
+                            Problem(
+                                .storageFailed,
+                                "The destination closed while its database could not be written; \(lost) events were never committed",
+                                outcome: .dropped))
+                    }
+                    return
+                }
+                writerWaiting = true
+                monitor.wait(writerWakes)
+                writerWaiting = false
+            }
+            if staged.count <= commitLimit {
+                swap(&staged, &group)
+            } else {
+                // After a failed commit (a full disk, say), smaller groups commit what still fits.
+                group.append(contentsOf: staged.prefix(commitLimit))
+                staged.removeFirst(commitLimit)
+            }
+            swap(&flushesToCommit, &covered)
+            monitor.unlock()
+
+            commit(group, covering: covered)
+            group.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Hands flushes to the sender, each to deliver up to what is committed now. Call with `monitor` held.
+    private func handOver(_ flushes: [FlushRequest]) {
+        guard !flushes.isEmpty else { return }
+        for flush in flushes {
+            flush.committed(through: lastCommittedId)
+            if queuedCount == 0 { flush.finish() } else { flushesToSend.append(flush) }
+        }
+        monitor.signal(senderWakes)
+    }
+
+    private func commit(_ group: [[UInt8]], covering flushes: [FlushRequest]) {
+        let bytes = group.reduce(0) { $0 + $1.count }
+        let lastId: Int64
+        do {
+            lastId = try storage.append(group)
+        } catch {
+            storageFailed(group, flushes: flushes, error: error)
+            return
+        }
+        monitor.lock()
+        let recovered = storageFailures > 0
+        storageFailures = 0
+        commitLimit = commitLimit > Int.max / 2 ? Int.max : commitLimit * 2
+        storageRetryAt = nil
+        queuedCount += group.count
+        queuedBytes += bytes
+        lastCommittedId = lastId
+        statistics.committed += group.count
+        let committed = statistics.committed
+        let excessCount = queuedCount - configuration.maximumQueuedEvents
+        let excessBytes = queuedBytes - configuration.maximumQueuedBytes
+        let floor = inFlightThrough
+        handOver(flushes)
+        monitor.signal(senderWakes)  // to send (flushAt reached) or to arm the interval
+        monitor.unlock()
+
+        if recovered {
+            report(
+                Problem(.storageFailed, "The queue's database works again; events are committed", outcome: .reported))
+        }
+        if excessCount > 0 || excessBytes > 0 {
+            evict(count: max(0, excessCount), bytes: max(0, excessBytes), above: floor)
+        }
+        configuration.onCommit?(committed)
+    }
+
+    /// Drops the oldest messages that are not being sent until the queue is within its bounds.
+    private func evict(count: Int, bytes: Int, above floor: Int64) {
+        guard floor != .max else { return }  // the sender is choosing a batch: evict at the next commit
+        let evicted: (count: Int, bytes: Int)
+        do {
+            evicted = try storage.evictOldest(count: count, bytes: bytes, above: floor)
+        } catch {
+            report(Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported))
+            return
+        }
+        guard evicted.count > 0 else { return }
+        let firstOfEpisode = monitor.withLock {
+            queuedCount -= evicted.count
+            queuedBytes -= evicted.bytes
+            defer { evicting = true }
+            return !evicting
+        }
+        let limits =
+            "\(configuration.maximumQueuedEvents) events or \(configuration.maximumQueuedBytes) bytes"
+        reportDropped(
+            evicted.count, .queueFull,
+            firstOfEpisode
+                ? Problem(
+                    .queueFull,
+                    "The queue reached its bounds (\(limits)); its oldest events are dropped until it is sent (\(evicted.count) so far)",
+                    outcome: .dropped) : nil)
+    }
+
+    /// The group could not be committed: it goes back to the front of the staging buffer, and the writer
+    /// tries again after a back-off on the clock. Memory stays bounded by ``stage(_:context:)``.
+    private func storageFailed(_ group: [[UInt8]], flushes: [FlushRequest], error: any Error) {
+        monitor.lock()
+        staged.insert(contentsOf: group, at: 0)
+        var overflow = 0
+        if staged.count > configuration.maximumQueuedEvents {
+            overflow = staged.count - configuration.maximumQueuedEvents
+            staged.removeFirst(overflow)
+        }
+        storageFailures += 1
+        commitLimit = max(1, group.count / 2)
+        let firstFailure = storageFailures == 1
+        let delay = configuration.retry.backoff(attempt: storageFailures - 1, random: Double.random(in: 0..<1))
+        let retryAt = clock.now() + delay
+        storageRetryAt = retryAt
+        handOver(flushes)
+        monitor.unlock()
+        wakeWriter(at: retryAt)
+        if firstFailure {
+            report(
+                Problem(
+                    .storageFailed,
+                    "The queue's database could not be written (\(error)); events wait in memory (at most \(configuration.maximumQueuedEvents)) and the write is retried",
+                    outcome: .reported))
+        }
+        if overflow > 0 {
+            reportDropped(
+                overflow, .queueFull,
+                Problem(
+                    .queueFull,
+                    "The queue could not be written and its memory buffer is full; the \(overflow) oldest events were dropped",
+                    outcome: .dropped))
+        }
+    }
+}
+#endif

@@ -1,0 +1,223 @@
+#if Delivery
+import Dispatch
+import Foundation
+import Tally
+
+/// The machinery behind an ``HTTPDestination``: the staging buffer, the writer thread that commits it to
+/// the queue in groups, and the sender thread that uploads batches.
+///
+/// `@unchecked Sendable`: every `var` below `monitor` is only touched with `monitor` held. The writer and
+/// the sender each wait on their own condition of the monitor (`writerWakes`, `senderWakes`).
+final class DeliveryEngine: @unchecked Sendable {
+    let configuration: HTTPDestination.Configuration
+    let name: String
+    let storage: EventQueue
+    var clock: DeliveryClock { configuration.clock }
+
+    let monitor = Monitor()
+    let writerWakes = Monitor.Condition.notEmpty
+    let senderWakes = Monitor.Condition.notFull
+    private let threads = DispatchGroup()
+
+    // MARK: Guarded by `monitor`
+
+    /// Encoded events received and not yet committed, oldest first.
+    var staged: [[UInt8]] = []
+    var writerWaiting = false
+    /// When the writer may try again after the storage failed; nil while it works.
+    var storageRetryAt: Double?
+    var storageFailures = 0
+    /// The most events the writer commits in one transaction: halved after a failure, doubled after a success.
+    var commitLimit = Int.max
+    /// Flushes waiting for the writer to commit what came before them.
+    var flushesToCommit: [FlushRequest] = []
+    /// Flushes waiting for the sender to deliver the queue up to their target.
+    var flushesToSend: [FlushRequest] = []
+    /// Messages in the queue and their bytes.
+    var queuedCount = 0
+    var queuedBytes = 0
+    var lastCommittedId: Int64 = 0
+    /// Messages with ids up to this one are being sent and must not be evicted.
+    var inFlightThrough: Int64 = 0
+    /// No request before this time (back-off or `Retry-After`).
+    var backoffUntil: Double?
+    /// When the interval next asks for a send.
+    var nextIntervalAt: Double
+    var armedIntervalAt: Double?
+    var stopping = false
+    var statistics: HTTPDestination.Statistics
+    var evicting = false
+    var sendFailing = false
+    /// The client's context, from the first event received; reports wait here until then.
+    var context: DeliveryContext?
+    var waitingReports: [(count: Int, reason: DropReason?, problem: Problem?)] = []
+
+    /// The retry state of the oldest batch: its first id, attempts so far, backed-off attempts so far.
+    var retryFirstId: Int64 = 0
+    var retryCount = 0
+    var backoffCount = 0
+
+    init(configuration: HTTPDestination.Configuration, name: String) {
+        self.configuration = configuration.clamped
+        self.name = name
+        var openProblem: Problem?
+        var storage: EventQueue
+        do {
+            storage = try EventQueue(file: configuration.database, prepare: configuration.prepareDatabase)
+        } catch {
+            openProblem = Problem(
+                .storageFailed,
+                "The queue's database could not be opened (\(error)); events are queued in memory and will not survive the app",
+                outcome: .reported)
+            storage = EventQueue.inMemory()
+        }
+        var totals = (count: 0, bytes: 0, lastId: Int64(0))
+        do {
+            totals = try storage.totals()
+        } catch {
+            openProblem = Problem(
+                .storageFailed, "The queue's database could not be read (\(error))", outcome: .reported)
+        }
+        self.storage = storage
+        queuedCount = totals.count
+        queuedBytes = totals.bytes
+        lastCommittedId = totals.lastId
+        statistics = HTTPDestination.Statistics(isDurable: storage.isDurable)
+        nextIntervalAt = configuration.clock.now() + self.configuration.flushInterval
+        if let openProblem { waitingReports.append((0, nil, openProblem)) }
+
+        for role in ["writer", "sender"] {
+            threads.enter()
+            let thread = Thread { [self] in
+                if role == "writer" { runWriter() } else { runSender() }
+                threads.leave()
+            }
+            thread.name = "tally.delivery.\(role).\(name)"
+            thread.start()
+        }
+    }
+
+    // MARK: Receiving
+
+    /// Stages one encoded event for the writer; returns false after ``stop()``.
+    func stage(_ payload: [UInt8], context: DeliveryContext) -> Bool {
+        monitor.lock()
+        guard !stopping else {
+            monitor.unlock()
+            return false
+        }
+        var reports: [(count: Int, reason: DropReason?, problem: Problem?)] = []
+        if self.context == nil {
+            self.context = context
+            swap(&reports, &waitingReports)
+        }
+        staged.append(payload)
+        var overflow = 0
+        if staged.count > configuration.maximumQueuedEvents {
+            // Only when the writer cannot commit (storage failing): memory stays bounded too.
+            overflow = staged.count - configuration.maximumQueuedEvents
+            staged.removeFirst(overflow)
+        }
+        if writerWaiting { monitor.signal(writerWakes) }
+        monitor.unlock()
+        for report in reports { deliver(report) }
+        if overflow > 0 {
+            reportDropped(
+                overflow, .queueFull,
+                Problem(
+                    .queueFull,
+                    "The queue could not be written and its memory buffer is full (\(configuration.maximumQueuedEvents) events); the oldest were dropped",
+                    outcome: .dropped))
+        }
+        return true
+    }
+
+    // MARK: Flushing and stopping
+
+    /// Commits what was received, then delivers the queue up to it; returns when delivered, at the first
+    /// failure that needs a wait, or after ``HTTPDestination/Configuration/flushTimeout`` on the clock.
+    func flush() {
+        let request = FlushRequest()
+        monitor.withLock {
+            guard !stopping else { return request.finish() }
+            flushesToCommit.append(request)
+            monitor.signal(writerWakes)
+        }
+        clock.schedule(clock.now() + configuration.flushTimeout) { [weak request] in request?.finish() }
+        request.wait()
+    }
+
+    /// Stops both threads: the writer commits what is staged first; the sender stops after the request it
+    /// is making. Waiting flushes return.
+    func stop() {
+        monitor.withLock {
+            stopping = true
+            monitor.signal(writerWakes)
+            monitor.signal(senderWakes)
+        }
+    }
+
+    /// ``stop()``, then waits for both threads to end.
+    func close() {
+        stop()
+        threads.wait()
+    }
+
+    /// A snapshot of the counters.
+    var snapshot: HTTPDestination.Statistics {
+        monitor.withLock {
+            var copy = statistics
+            copy.queuedEvents = queuedCount
+            copy.queuedBytes = queuedBytes
+            copy.staged = staged.count
+            return copy
+        }
+    }
+
+    // MARK: Reporting
+
+    /// Counts `count` events dropped for `reason` at the client and reports `problem`, or keeps both until
+    /// the first event brings the client's context.
+    func reportDropped(_ count: Int, _ reason: DropReason, _ problem: Problem?) {
+        monitor.withLock { statistics.dropped[reason, default: 0] += count }
+        report((count, reason, problem))
+    }
+
+    /// Reports a problem that drops nothing.
+    func report(_ problem: Problem) { report((0, nil, problem)) }
+
+    private func report(_ item: (count: Int, reason: DropReason?, problem: Problem?)) {
+        let context: DeliveryContext? = monitor.withLock {
+            if self.context == nil && waitingReports.count < 1_000 { waitingReports.append(item) }
+            return self.context
+        }
+        if context != nil { deliver(item) }
+    }
+
+    private func deliver(_ item: (count: Int, reason: DropReason?, problem: Problem?)) {
+        guard let context = monitor.withLock({ self.context }) else { return }
+        let problem = item.problem
+        if let reason = item.reason {
+            context.reportDropped(item.count, reason: reason, problem: problem)
+        } else if let problem {
+            context.report(problem)
+        }
+    }
+
+    /// Wakes the sender at `deadline` on the clock.
+    func wakeSender(at deadline: Double) {
+        clock.schedule(deadline) { [weak self] in
+            guard let self else { return }
+            self.monitor.withLock { self.monitor.signal(self.senderWakes) }
+        }
+    }
+
+    /// Wakes the writer at `deadline` on the clock.
+    func wakeWriter(at deadline: Double) {
+        clock.schedule(deadline) { [weak self] in
+            guard let self else { return }
+            self.monitor.withLock { self.monitor.signal(self.writerWakes) }
+        }
+    }
+}
+#endif

@@ -1,0 +1,70 @@
+// A sender for the kill -9 tests: tracks numbered events into an HTTPDestination and prints its progress.
+//
+//     tally-delivery-sender <database> <endpoint> <run> <events>   # track events 1...<events> of run <run>
+//     tally-delivery-sender <database> <endpoint> drain            # send what the queue holds, then exit
+//
+// It prints `committed N` each time the destination committed a group (the first N events of the run are
+// then in the database), `done` after flushing, and `drained N` (events left queued) when draining. The
+// test kills it with SIGKILL at a random line and restarts it on the same database.
+#if Delivery
+import Foundation
+import Tally
+import TallyDelivery
+
+/// Writes one line to standard output at once (no buffer to lose in a kill).
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 4, let endpoint = URL(string: arguments[2]) else {
+    FileHandle.standardError.write(
+        Data("usage: tally-delivery-sender <database> <endpoint> (<run> <events> | drain)\n".utf8))
+    exit(2)
+}
+let draining = arguments[3] == "drain"
+var configuration = HTTPDestination.Configuration(
+    endpoint: endpoint, writeKey: "kill-test", database: URL(fileURLWithPath: arguments[1]), flushAt: 20,
+    requestTimeout: 5)
+configuration.retry.baseDelay = 0.05
+configuration.retry.maximumDelay = 0.2
+configuration.onCommit = { committed in say("committed \(committed)") }
+let destination = HTTPDestination(configuration: configuration)
+
+if draining {
+    // Flush until the queue is empty: a flush returns at a failure that needs a wait, and the next one
+    // waits for the retry.
+    var rounds = 0
+    while destination.statistics.queuedEvents > 0 && rounds < 200 {
+        destination.flush()
+        rounds += 1
+    }
+    say("drained \(destination.statistics.queuedEvents)")
+    destination.close()
+    exit(destination.statistics.queuedEvents == 0 ? 0 : 1)
+}
+
+guard let run = Int(arguments[3]), let count = Int(arguments.count > 4 ? arguments[4] : "") else { exit(2) }
+let analytics = AnalyticsClient(
+    destinations: [destination],
+    configuration: AnalyticsClient.Configuration(
+        buffering: Buffering(capacity: 1_000, whenFull: .block),
+        destinationBuffering: Buffering(capacity: 1_000, whenFull: .block)))
+// Bursts with short pauses between them, so commits, sends and acknowledgements interleave and a kill
+// lands anywhere among them.
+for n in 1...max(1, count) {
+    analytics.track(
+        "kill_test_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])
+    if n % 25 == 0 { usleep(2_000) }
+}
+let done = DispatchSemaphore(value: 0)
+// Detached: top-level code runs on the main actor, which `done.wait()` blocks.
+Task.detached {
+    await analytics.flush()
+    done.signal()
+}
+done.wait()
+say("done")
+destination.close()
+exit(0)
+#else
+print("tally-delivery-sender needs the Delivery trait")
+#endif

@@ -1,0 +1,180 @@
+#if Delivery
+import Foundation
+import GRDB
+import Tally
+import TallyDelivery
+import TallyTestSupport
+import Testing
+
+/// The durable queue: bounds, restarts, and a database that fails.
+struct QueueTests {
+    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
+        let harness = try Harness { $0.maximumQueuedEvents = 5 }
+        let destination = harness.destination()
+        defer { destination.close() }
+        for n in 1...8 { try await harness.receiveAndCommit(n...n, into: destination) }
+        #expect(destination.statistics.queuedEvents == 5)
+        #expect(destination.statistics.dropped == [.queueFull: 3])
+        #expect(harness.reports.drops == [.queueFull: 3])
+        #expect(harness.reports.codes == [.queueFull])
+        await destination.flushed()
+        #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6, 7, 8])
+    }
+
+    @Test func theByteBoundDropsTheOldest() async throws {
+        let harness = try Harness { $0.maximumQueuedBytes = 40_000 }
+        let destination = harness.destination()
+        defer { destination.close() }
+        // Each event is a little over 10 KB: three fit in 40,000 bytes, a fourth does not.
+        for n in 1...6 { try await harness.receiveAndCommit(n...n, into: destination, padding: 10_000) }
+        #expect(destination.statistics.queuedEvents == 3)
+        #expect(destination.statistics.queuedBytes <= 40_000)
+        #expect(destination.statistics.dropped == [.queueFull: 3])
+        await destination.flushed()
+        #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6])
+    }
+
+    @Test func eventsSurviveARestartWithTheirMessageIds() async throws {
+        let harness = try Harness([.noAnswer], durable: true)
+        let first = harness.destination()
+        try await harness.receiveAndCommit(1...3, into: first)
+        await first.flushed()  // the server is down: they stay queued
+        first.close()
+        #expect(first.statistics.isDurable)
+        let lost = try #require(harness.transport.sent.first)
+
+        let second = harness.destination()
+        defer { second.close() }
+        #expect(second.statistics.queuedEvents == 3)
+        await second.flushed()
+        let delivered = try #require(harness.transport.sent.last)
+        #expect(delivered.numbers == [1, 2, 3])
+        #expect(delivered.messageIds == lost.messageIds)
+        #expect(second.statistics.delivered == 3)
+        #expect(second.statistics.queuedEvents == 0)
+    }
+
+    @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
+        let harness = try Harness([.hold], durable: true)
+        let destination = harness.destination()
+        try await harness.receiveAndCommit(1...2, into: destination)
+        async let flushed: Void = destination.flushed()
+        _ = await harness.transport.requests(count: 1)
+        // In flight: still in the database, as another process opening it would see.
+        let database = try DatabaseQueue(path: harness.folder.file("queue.sqlite").path)
+        let whileInFlight = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") }
+        #expect(whileInFlight == 2)
+        harness.transport.release()
+        await flushed
+        let afterTheAnswer = try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") }
+        #expect(afterTheAnswer == 0)
+        destination.close()
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedFallsBackToMemoryAndSaysSo() async throws {
+        let harness = try Harness(durable: true)
+        // A folder where the database file should be.
+        try FileManager.default.createDirectory(
+            at: harness.folder.file("queue.sqlite"), withIntermediateDirectories: true)
+        let destination = harness.destination()
+        defer { destination.close() }
+        #expect(!destination.statistics.isDurable)
+        try harness.receive(1...2, into: destination)
+        await destination.flushed()
+        #expect(destination.statistics.delivered == 2)
+        let problem = try #require(harness.reports.problems.first)
+        #expect(problem.code == .storageFailed)
+        #expect(problem.outcome == .reported)
+        #expect(problem.message.contains("in memory"))
+    }
+
+    @Test func aDatabaseThatTurnsReadOnlyKeepsEventsInMemoryWithinTheBoundAndRecovers() async throws {
+        let refuser = WriteRefuser()
+        let harness = try Harness(durable: true) {
+            $0.maximumQueuedEvents = 5
+            $0.prepareDatabase = { db in db.add(transactionObserver: refuser, extent: .databaseLifetime) }
+        }
+        let destination = harness.destination()
+        defer { destination.close() }
+        refuser.refusing.withLock { $0 = true }
+        try harness.receive(1...8, into: destination)
+        await destination.flushed()  // nothing could be committed, so nothing is sent
+        var statistics = destination.statistics
+        #expect(statistics.committed == 0)
+        #expect(statistics.staged == 5)
+        #expect(statistics.dropped == [.queueFull: 3])
+        #expect(harness.reports.drops == [.queueFull: 3])
+        #expect(harness.reports.codes.contains(.storageFailed))
+        #expect(harness.transport.sent.isEmpty)
+
+        // Writable again: the writer's next attempt, on the clock, commits what waited in memory.
+        refuser.refusing.withLock { $0 = false }
+        harness.clock.advance(by: 60)
+        await harness.commits.reach(5)
+        await destination.flushed()
+        statistics = destination.statistics
+        #expect(statistics.delivered == 5)
+        #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6, 7, 8])
+        #expect(harness.reports.problems.contains { $0.message.contains("works again") })
+    }
+
+    @Test func aBatchWhoseRemovalFailsIsSentAgainWithTheSameMessageIds() async throws {
+        let refuser = WriteRefuser()
+        let harness = try Harness(durable: true) {
+            $0.prepareDatabase = { db in db.add(transactionObserver: refuser, extent: .databaseLifetime) }
+        }
+        let destination = harness.destination()
+        defer { destination.close() }
+        try await harness.receiveAndCommit(1...2, into: destination)
+        refuser.refusing.withLock { $0 = true }
+        await destination.flushed()  // delivered, but the queue cannot remove them
+        #expect(destination.statistics.delivered == 0)
+        #expect(destination.statistics.queuedEvents == 2)
+        #expect(harness.reports.codes == [.storageFailed])
+
+        refuser.refusing.withLock { $0 = false }
+        harness.clock.advance(by: 60)
+        await destination.flushed()
+        let sent = harness.transport.sent
+        #expect(sent.map(\.numbers) == [[1, 2], [1, 2]])
+        #expect(sent[0].messageIds == sent[1].messageIds)
+        #expect(destination.statistics.delivered == 2)
+        #expect(destination.statistics.queuedEvents == 0)
+    }
+
+    @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
+        let harness = try Harness(durable: true) {
+            $0.flushAt = 10
+            // 16 pages of 4 KB: the queue holds about 200 small events, then SQLite answers SQLITE_FULL.
+            $0.prepareDatabase = { db in try db.execute(sql: "PRAGMA max_page_count = 16") }
+        }
+        let destination = harness.destination()
+        defer { destination.close() }
+        try harness.receive(1...400, into: destination, padding: 100)
+        // Sending makes room; the writer retries on the clock's back-off until everything is committed.
+        var rounds = 0
+        while destination.statistics.delivered < 400 && rounds < 100 {
+            await destination.flushed()
+            harness.clock.advance(by: 60)
+            rounds += 1
+        }
+        #expect(destination.statistics.delivered == 400)
+        #expect(harness.transport.sent.flatMap(\.numbers) == Array(1...400))
+        #expect(harness.reports.codes.contains(.storageFailed))
+        #expect(harness.reports.drops.isEmpty)
+    }
+}
+/// Refuses every commit while ``refusing`` is set, as SQLite does on a database that became read-only.
+final class WriteRefuser: TransactionObserver, Sendable {
+    let refusing = Locked(false)
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseWillCommit() throws {
+        if refusing.current {
+            throw DatabaseError(resultCode: .SQLITE_READONLY, message: "attempt to write a readonly database")
+        }
+    }
+    func databaseDidCommit(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) {}
+}
+#endif
