@@ -74,14 +74,20 @@ let package = Package(
                 "Tally",
                 "TallyTesting",
                 "TallyTestSupport",
+                "TallyPlan",
+                "RecordingWriterFixture",
             ]
         ),
+        // A process that appends records until it is killed: the writer the recording fault tests kill
+        // mid-write. Not a product.
+        .executableTarget(name: "RecordingWriterFixture", dependencies: ["Tally"], path: "Tests/RecordingWriterFixture"),
         .testTarget(
             name: "TallyPlanTests",
             dependencies: [
                 "TallyPlan",
                 "Tally",
                 "TallyTesting",
+                "TallyTestSupport",
                 "TallyPlanGeneratorFixture",
             ],
             resources: [.copy("Fixtures")]

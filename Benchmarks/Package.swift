@@ -44,6 +44,15 @@ let package = Package(
             ],
             path: "Sources/BenchmarkSupport"
         ),
+        // `tally validate` beside jsonschema-rs, end to end, and its peak memory at 1M and 4M events
+        // (BENCHMARKS.md says how to run it; Scripts/validate_jsonschema_rs.py is the reference).
+        .executableTarget(
+            name: "ValidateComparison",
+            dependencies: [
+                .product(name: "Tally", package: "Tally")
+            ],
+            path: "Sources/ValidateComparison"
+        ),
         // A plain executable to run under perf or valgrind (not a benchmark: the plugin only runs targets
         // in Benchmarks/).
         .executableTarget(

@@ -81,6 +81,10 @@ let package = Package(
             name: "TrackingPlansDocTests",
             dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
         ),
+        .testTarget(
+            name: "ReadingRecordingsDocTests",
+            dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
+        ),
     ]
 )
 

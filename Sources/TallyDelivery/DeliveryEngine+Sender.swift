@@ -275,8 +275,9 @@ extension DeliveryEngine {
             defer { if giveUpFlushes { flushesToSend.removeAll() } }
             return giveUpFlushes ? flushesToSend : []
         }
-        flushes.forEach { $0.finish() }
+        // The wake-up is on the clock before a waiting flush returns, so whoever flushed sees it scheduled.
         if delay > 0 { wakeSender(at: until) }
+        flushes.forEach { $0.finish() }
     }
 }
 #endif

@@ -18,3 +18,29 @@ package func onNewThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Voi
         group.notify(queue: .global()) { done.resume() }
     }
 }
+
+/// Runs `body` on a thread of its own and lets the test await its end.
+///
+/// For writers that feed a reader the test runs meanwhile: a reader blocked in `read` holds a thread of
+/// Swift's cooperative pool (one per core), and a writer queued on that pool could wait for it forever.
+package final class BackgroundThread: @unchecked Sendable {
+    // @unchecked: `failure` is written by the thread before `group.leave()` and read after `notify`.
+    private let group = DispatchGroup()
+    private var failure: (any Error)?
+
+    package init(_ body: @escaping @Sendable () throws -> Void) {
+        group.enter()
+        Thread {
+            do { try body() } catch { self.failure = error }
+            self.group.leave()
+        }.start()
+    }
+
+    /// Waits for the thread to end; rethrows what `body` threw.
+    package func value() async throws {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            group.notify(queue: .global()) { done.resume() }
+        }
+        if let failure { throw failure }
+    }
+}

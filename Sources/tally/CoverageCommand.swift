@@ -29,9 +29,11 @@ struct CoverageCommand: ParsableCommand {
               0   coverage is at or above the bar and nothing regressed
               1   under the bar, or a regression since the baseline
               64  bad usage
-              65  the plan, a recording or the baseline is invalid
-              66  the plan, the recordings or the baseline is missing
-              73  the report or the baseline cannot be written
+              65  the plan or the baseline is invalid, or a recording has an unreadable or cut-off line (the
+                  file and line are printed; the other lines are still counted)
+              66  the plan, the recordings or the baseline is missing or cannot be read
+              73  the report or the baseline cannot be written (to its file, or to a full or closed
+                  standard output)
             """
     )
 
@@ -71,8 +73,7 @@ struct CoverageCommand: ParsableCommand {
             planPath: plan, recordings: recordings, minimum: min, baselinePath: baseline, writeBaseline: writeBaseline,
             format: PlanTool.CoverageFormat(rawValue: format.rawValue) ?? .table, outputPath: output,
             style: .forFileDescriptor(output == nil ? STDOUT_FILENO : STDERR_FILENO))
-        result.write()
-        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        try result.finish()
     }
 }
 #endif

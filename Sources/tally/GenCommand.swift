@@ -27,9 +27,9 @@ struct GenCommand: ParsableCommand {
               0   written (or, with --check, up to date)
               1   with --check: the output file is out of date
               64  bad usage
-              65  the plan is invalid (errors print to standard error)
+              65  the plan is invalid, or not UTF-8 (errors print to standard error)
               66  the plan file is missing or unreadable
-              73  the output file cannot be written
+              73  the output file cannot be written, or standard output is full or closed
             """
     )
 
@@ -57,8 +57,7 @@ struct GenCommand: ParsableCommand {
         let result = PlanTool.generate(
             planPath: plan, outputPath: output, namespace: namespace, check: check,
             style: .forFileDescriptor(STDERR_FILENO))
-        result.write()
-        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        try result.finish()
     }
 }
 #endif

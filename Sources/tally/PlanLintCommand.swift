@@ -27,8 +27,9 @@ struct PlanLintCommand: ParsableCommand {
               0   no errors (warnings allowed unless --warnings-as-errors)
               1   the plan has errors (or warnings, with --warnings-as-errors)
               64  bad usage
-              65  the file is not a YAML or JSON document
+              65  the file is not UTF-8, or not a YAML or JSON document
               66  the file is missing or unreadable
+              73  the findings cannot be written (standard output is full or closed)
             """
     )
 
@@ -41,16 +42,7 @@ struct PlanLintCommand: ParsableCommand {
     func run() throws {
         let output = PlanTool.lint(
             path: plan, warningsAsErrors: warningsAsErrors, style: .forFileDescriptor(STDOUT_FILENO))
-        output.write()
-        if output.exitCode != 0 { throw ExitCode(output.exitCode) }
-    }
-}
-
-extension ToolOutput {
-    /// Writes the captured output to this process's standard output and error.
-    func write() {
-        if !standardOutput.isEmpty { FileHandle.standardOutput.write(Data(standardOutput.utf8)) }
-        if !standardError.isEmpty { FileHandle.standardError.write(Data(standardError.utf8)) }
+        try output.finish()
     }
 }
 #endif

@@ -1,5 +1,13 @@
 #if CLI
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import ArgumentParser
+import TallyPlan
 
 /// The `tally` command line.
 @main
@@ -15,7 +23,8 @@ struct TallyCommand: AsyncParsableCommand {
               tally coverage --plan tracking-plan.yaml --recordings .build/recordings --min 90 --baseline coverage-baseline.json
 
             Exit codes: 0 success, 1 a check failed (violations, coverage under the bar, a regression), \
-            64 bad usage, 65 invalid input file, 66 missing input file, 73 cannot write the output.
+            64 bad usage, 65 invalid input file (or an unreadable line in a recording), 66 missing or \
+            unreadable input file, 73 cannot write the output (a file, or a full or closed standard output).
             """,
         subcommands: [
             PlanCommand.self,
@@ -24,5 +33,42 @@ struct TallyCommand: AsyncParsableCommand {
             CoverageCommand.self,
         ]
     )
+
+    /// Runs the command line, writing every message with plain `write` calls, so a full or closed standard
+    /// output or error ends the process with exit code 73 and a message instead of killing it.
+    static func main() async {
+        // A write to a closed pipe then fails with EPIPE, which is reported, instead of killing the process.
+        signal(SIGPIPE, SIG_IGN)
+        var code: Int32
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            code = ToolExitCode.success
+        } catch {
+            // Help, usage errors and exit codes, as ArgumentParser words them: to standard output for a
+            // success (help), to standard error otherwise.
+            code = exitCode(for: error).rawValue
+            var message = fullMessage(for: error)
+            if !message.isEmpty && !message.hasSuffix("\n") { message += "\n" }
+            let written =
+                code == ToolExitCode.success
+                ? StandardStreams.write(message, to: STDOUT_FILENO, named: "standard output")
+                : StandardStreams.write(message, to: STDERR_FILENO, named: "standard error")
+            if !written { code = ToolExitCode.cannotCreateOutput }
+        }
+        // Nothing should be left in the C library's buffers; if something is and cannot be written, say so.
+        if fflush(nil) != 0 && code == ToolExitCode.success { code = ToolExitCode.cannotCreateOutput }
+        #if canImport(Darwin)
+        Darwin.exit(code)
+        #elseif canImport(Glibc)
+        Glibc.exit(code)
+        #else
+        Musl.exit(code)
+        #endif
+    }
 }
 #endif

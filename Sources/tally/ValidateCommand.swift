@@ -10,9 +10,15 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Validate recorded events against a tracking plan and print the violations grouped by event.",
         discussion: """
             Reads Tally recordings (JSON Lines written by RecordingDestination, or by spies when \
-            TALLY_RECORD_DIR is set): files, or folders whose .jsonl files are all read. Every event is \
-            validated against the plan; violations are grouped by event, each with how often it occurred and \
-            one example.
+            TALLY_RECORD_DIR is set): files, FIFOs, or folders whose .jsonl files are all read. Recordings \
+            are read streaming, in bounded memory, and validated on every core. Every event is validated \
+            against the plan; violations are grouped by event, each with how often it occurred and one \
+            example.
+
+            A line that is not a readable record (not JSON, invalid UTF-8, nested deeper than 64 levels, \
+            not a Tally record) and a last line cut off without its newline are errors printed to standard \
+            error with their file and line; the other lines are still validated, and the summary says how \
+            many lines were not.
 
             Examples:
               tally validate --plan tracking-plan.yaml .build/recordings/app.jsonl
@@ -23,8 +29,11 @@ struct ValidateCommand: ParsableCommand {
               0   every event is valid
               1   at least one violation
               64  bad usage
-              65  the plan or a recording is invalid (the file and line are printed)
-              66  the plan or a recording is missing
+              65  the plan is invalid or has keywords tally does not check and --allow-unchecked-keywords
+                  was not given, or a recording has an unreadable or cut-off line (the file and line are
+                  printed)
+              66  the plan or a recording is missing or cannot be read
+              73  the report cannot be written (standard output is full or closed)
             """
     )
 
@@ -33,6 +42,13 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(help: "Output format: text or json.")
     var format: OutputFormat = .text
+
+    @Flag(
+        help: """
+            Validate even though the plan has keywords tally does not check ($ref, anyOf, unknown keywords or \
+            formats); the summary lists them.
+            """)
+    var allowUncheckedKeywords = false
 
     @Argument(help: "Recording files or folders of recordings.")
     var recordings: [String]
@@ -47,9 +63,9 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let output = PlanTool.validate(
-            planPath: plan, recordings: recordings, json: format == .json, style: .forFileDescriptor(STDOUT_FILENO))
-        output.write()
-        if output.exitCode != 0 { throw ExitCode(output.exitCode) }
+            planPath: plan, recordings: recordings, json: format == .json,
+            allowUncheckedKeywords: allowUncheckedKeywords, style: .forFileDescriptor(STDOUT_FILENO))
+        try output.finish()
     }
 }
 #endif

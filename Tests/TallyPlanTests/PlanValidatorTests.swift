@@ -131,7 +131,9 @@ struct PlanValidatorTests {
         Case(
             "{ type: object, properties: { zip: { type: string } }, additionalProperties: { type: integer } }",
             ["zip": "1", "n": "x"], [.wrongType]),
-        Case("{ type: object, properties: { a: { type: object, properties: { b: { const: 1 } } } } }", ["a": ["b": 2]], [.notConst]),
+        Case(
+            "{ type: object, properties: { a: { type: object, properties: { b: { const: 1 } } } } }", ["a": ["b": 2]],
+            [.notConst]),
         Case("{ required: [a], properties: { a: {} } }", "not an object", []),  // object rules apply to objects only
     ]
 
@@ -232,7 +234,8 @@ struct PlanValidatorTests {
         let validator = PlanValidator(plan: try Fixtures.fixturePlan())
         let violations = validator.validate(Event("menu_item_ordered", ["currency": "EUR"]))
         #expect(violations.map(\.kind) == [.missingRequired, .missingRequired, .missingRequired])
-        #expect(violations.map(\.path) == ["/properties/customer_email", "/properties/item_name", "/properties/quantity"])
+        #expect(
+            violations.map(\.path) == ["/properties/customer_email", "/properties/item_name", "/properties/quantity"])
         #expect(violations.allSatisfy { $0.actual == nil && $0.rule == "required" })
     }
 
@@ -248,14 +251,15 @@ struct PlanValidatorTests {
 
     @Test func descriptionsReadAsOneLineAndHidePersonalData() throws {
         let plan = try Fixtures.singleProperty("{ type: string, format: email, pii: true }")
-        let violations = PlanValidator(plan: plan).validate(Event("e", ["p": "ana@example"]))
+        let violations = PlanValidator(plan: plan).validate(Event("e", ["p": "ana@"]))
         #expect(violations.map(\.kind) == [.piiPresent, .formatMismatch])
-        #expect(violations.allSatisfy { !$0.description.contains("ana@example") })
+        #expect(violations.allSatisfy { !$0.description.contains("ana@") })
         #expect(violations.allSatisfy { $0.isPersonalData })
-        #expect(violations[0].actual == "ana@example")
+        #expect(violations[0].actual == "ana@")
         #expect(
             violations[1].description
-                == #"track "e" /properties/p: a string value (personal data, not shown) is not valid for format: email"#)
+                == #"track "e" /properties/p: a string value (personal data, not shown) is not valid for format: email"#
+        )
 
         let typed = try Fixtures.singleProperty("{ type: [integer, boolean] }")
         #expect(

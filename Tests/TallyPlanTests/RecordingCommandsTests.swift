@@ -1,5 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Tally
+import TallyTestSupport
 import Testing
 
 @testable import TallyPlan
@@ -92,6 +98,60 @@ struct RecordingCommandsTests {
         #expect(output.standardError.hasPrefix("\(bad.path):2: error: Not valid JSON"))
     }
 
+    @Test func validateReportsEveryUnreadableLineAndValidatesTheRest() throws {
+        let (plan, folder) = try Self.setUp([Event("login_tapped", ["action": "pinch"])])
+        let bad = URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl")
+        var bytes = Array(Self.recording([Event("login_tapped", ["action": "tap"])]).utf8)
+        bytes += Array(#"{"tally_record":1,"kind":"track","name":"login_tapped","properties":{"action":"t"#.utf8) + [0xFF]
+            + Array("\"}}\n".utf8)
+        bytes += Array(Self.recording([Event("sign_up_tapped")]).utf8)
+        bytes += Array(#"{"tally_record":1,"kind":"track","na"#.utf8)  // cut off: no newline
+        try Data(bytes).write(to: bad)
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 65)
+        #expect(
+            output.standardError == """
+                \(bad.path):2: error: Not valid JSON: Invalid UTF-8 in a string (at byte 80)
+                \(bad.path):4: error: the last line is cut off: 36 bytes without a newline (a write that did not finish); it was not read
+
+                """)
+        #expect(output.standardOutput.hasSuffix("Checked 3 events from 2 recordings: 1 violation in 1 event; 2 unreadable lines not validated\n"))
+        let json = try PropertyValue(json: PlanTool.validate(planPath: plan, recordings: [folder], json: true).standardOutput)
+        #expect(json.objectValue?["unreadable_lines"] == 2)
+    }
+
+    @Test func aBinaryFileIsNotValid() throws {
+        let (plan, folder) = try Self.setUp([])
+        let binary = URL(fileURLWithPath: folder).appendingPathComponent("app.jsonl")
+        try Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 31 | 1) }.filter { $0 != 0x0A }).write(to: binary)
+        let output = PlanTool.validate(planPath: plan, recordings: [binary.path])
+        #expect(output.exitCode == 65)
+        #expect(output.standardError.hasPrefix("\(binary.path):1: error: the last line is cut off"))
+        #expect(!output.standardOutput.contains("every event is valid"))
+    }
+
+    @Test func aPlanThatIsNotUTF8IsInvalidNotMissing() throws {
+        let (_, folder) = try Self.setUp(Self.everything)
+        let plan = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("latin1.yaml")
+        try Data([0x76, 0x65, 0x72, 0x73, 0x69, 0x6F, 0x6E, 0x3A, 0x20, 0x31, 0x0A, 0x23, 0x20, 0xE9, 0x0A]).write(to: plan)
+        let output = PlanTool.validate(planPath: plan.path, recordings: [folder])
+        #expect(output.exitCode == 65)
+        #expect(output.standardError.contains("The file is not UTF-8 text"))
+        #expect(PlanTool.coverage(planPath: plan.path, recordings: [folder]).exitCode == 65)
+    }
+
+    @Test func manyUnreadableLinesAreCountedAndTheFirst20Listed() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        try Data(String(repeating: "{oops\n", count: 100).utf8)
+            .write(to: URL(fileURLWithPath: folder).appendingPathComponent("z.jsonl"))
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 65)
+        let lines = output.standardError.split(separator: "\n")
+        #expect(lines.count == 21)
+        #expect(lines.last?.hasSuffix("z.jsonl: error: 80 more unreadable lines not listed") == true)
+        #expect(output.standardOutput.hasSuffix("100 unreadable lines not validated\n"))
+    }
+
     @Test func validateExitCodesForMissingFiles() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
         #expect(PlanTool.validate(planPath: plan, recordings: [folder + "/nope.jsonl"]).exitCode == 66)
@@ -147,6 +207,16 @@ struct RecordingCommandsTests {
         }
     }
 
+    @Test func coverageCountsTheReadableLinesAndFailsOnTheOthers() throws {
+        let (plan, folder) = try Self.setUp(Self.everything)
+        try Data("{oops\n".utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl"))
+        let output = PlanTool.coverage(planPath: plan, recordings: [folder], minimum: 100)
+        #expect(output.exitCode == 65)
+        #expect(output.standardError.contains("b.jsonl:1: error: Not valid JSON"))
+        #expect(output.standardError.contains("Read 3 events from 2 recordings. Plan coverage: 3/3 events (100.0%)"))
+        #expect(output.standardError.contains("error: 1 unreadable line in the recordings was not counted"))
+    }
+
     @Test func aMissingOrInvalidBaselineIsAClearError() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
         let missing = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: folder + "/none.json")
@@ -169,6 +239,69 @@ struct RecordingCommandsBinaryTests {
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.contains("Examples:"))
         #expect(result.standardOutput.contains("Exit codes:"))
+    }
+
+    /// Each exit code a scenario produces is one the command's --help lists.
+    @Test func everyExitCodeIsDocumentedInHelp() throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp([Event("login_tapped", ["action": "pinch"])])
+        let valid = try RecordingCommandsTests.setUp(RecordingCommandsTests.everything)
+        let cut = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("cut.jsonl").path
+        try Data(#"{"tally_record":1"#.utf8).write(to: URL(fileURLWithPath: cut))
+        let scenarios: [(command: String, arguments: [String], output: String?, code: Int32)] = [
+            ("validate", ["validate", "--plan", valid.plan, valid.folder], nil, 0),
+            ("validate", ["validate", "--plan", plan, folder], nil, 1),
+            ("validate", ["validate", "--plan", plan], nil, 64),
+            ("validate", ["validate", "--plan", plan, cut], nil, 65),
+            ("validate", ["validate", "--plan", plan, folder + "/none.jsonl"], nil, 66),
+            ("validate", ["validate", "--plan", plan, folder], "/dev/full", 73),
+            ("coverage", ["coverage", "--plan", valid.plan, "--recordings", valid.folder], nil, 0),
+            ("coverage", ["coverage", "--plan", plan, "--recordings", folder, "--min", "50"], nil, 1),
+            ("coverage", ["coverage", "--plan", plan, "--recordings", folder, "--min", "101"], nil, 64),
+            ("coverage", ["coverage", "--plan", plan, "--recordings", cut], nil, 65),
+            ("coverage", ["coverage", "--plan", plan, "--recordings", folder + "/none"], nil, 66),
+            ("coverage", ["coverage", "--plan", plan, "--recordings", folder], "/dev/full", 73),
+            ("plan lint", ["plan", "lint", plan], "/dev/full", 73),
+            ("gen", ["gen", "--plan", plan, "--output", cut + ".swift"], "/dev/full", 73),
+        ]
+        for scenario in scenarios {
+            let result = try TallyBinary.run(scenario.arguments, standardOutputPath: scenario.output)
+            #expect(result.exitCode == scenario.code, "\(scenario.arguments) > \(scenario.output ?? "pipe"): \(result.standardError)")
+            let help = try TallyBinary.run(scenario.command.split(separator: " ").map(String.init) + ["--help"]).standardOutput
+            let codes = help.components(separatedBy: "Exit codes:").last ?? ""
+            #expect(codes.contains("\n  \(scenario.code) "), "tally \(scenario.command) --help does not list \(scenario.code)")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full"))
+    func aFullStandardOutputExits73WithAMessage() throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp(RecordingCommandsTests.everything)
+        for arguments in [["validate", "--plan", plan, folder], ["--help"], ["validate", "--help"]] {
+            let result = try TallyBinary.run(arguments, standardOutputPath: "/dev/full")
+            #expect(result.exitCode == 73, "\(arguments)")
+            #expect(result.standardError == "tally: error: cannot write to standard output: No space left on device\n")
+        }
+    }
+
+    @Test func aClosedStandardOutputExits73WithAMessage() throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp(RecordingCommandsTests.everything)
+        let result = try TallyBinary.run(["validate", "--plan", plan, folder], closedStandardOutput: true)
+        #expect(result.exitCode == 73)
+        #expect(result.standardError == "tally: error: cannot write to standard output: Broken pipe\n")
+    }
+
+    @Test func aFIFOIsARecordingToo() async throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp([])
+        let fifo = URL(fileURLWithPath: folder).appendingPathComponent("live.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = BackgroundThread {
+            let handle = try FileHandle(forWritingTo: fifo)
+            try handle.write(contentsOf: Data(RecordingCommandsTests.recording(RecordingCommandsTests.everything).utf8))
+            try handle.close()
+        }
+        let result = try TallyBinary.run(["validate", "--plan", plan, fifo.path])
+        try await writer.value()
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "Checked 3 events from 1 recording: every event is valid\n")
     }
 
     @Test func validateAndCoverageExitCodes() throws {

@@ -22,7 +22,15 @@ enum TallyBinary {
         var exitCode: Int32
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs the built binary and waits for it.
+    ///
+    /// - Parameters:
+    ///   - standardOutputPath: a file to write standard output to (such as `/dev/full`) instead of a pipe.
+    ///   - closedStandardOutput: give it a pipe whose reading end is already closed.
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], standardOutputPath: String? = nil,
+        closedStandardOutput: Bool = false
+    ) throws -> Result {
         let binary: URL = try #require(url)
         let process = Process()
         process.executableURL = binary
@@ -30,10 +38,16 @@ enum TallyBinary {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
+        if let standardOutputPath {
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: standardOutputPath))
+        } else {
+            process.standardOutput = output
+        }
         process.standardError = error
+        if closedStandardOutput { try output.fileHandleForReading.close() }
         try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData =
+            standardOutputPath == nil && !closedStandardOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(

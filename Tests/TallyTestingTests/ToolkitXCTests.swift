@@ -62,6 +62,22 @@ final class ToolkitXCTests: XCTestCase {
         XCTAssertTrue(message.contains(#"+     "action": "tap""#), message)
     }
 
+    func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {
+        var deep: PropertyValue = 1
+        for _ in 0..<1000 { deep = .array([deep]) }
+        let spy = AnalyticsSpy()
+        spy.track("deep", ["p": deep, "q": 2])
+        let line = #line + 2
+        let recorded = failures {
+            spy.expectTracked(Event("deep", ["p": deep, "q": 1]))
+        }
+        XCTAssertEqual(recorded.map(\.line), [line])
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(message.contains(#"{"p":[[[[["#), message)
+        XCTAssertTrue(message.contains("null]]]]"), message)
+        XCTAssertTrue(message.contains(#"-     "q": 1"#), message)
+    }
+
     func testNothingElseAndCountsFailInXCTestToo() {
         let spy = AnalyticsSpy()
         spy.screen("Login")

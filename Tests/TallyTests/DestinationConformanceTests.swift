@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyPlan
 import TallyTestSupport
 import TallyTesting
 import Testing

@@ -55,8 +55,8 @@ struct PropertyValueTests {
         #expect(try PropertyValue(json: " [1 , 2.50 , -3e2 ] ") == [1, 2.5, -300.0])
     }
 
-    @Test func integersTooBigForIntBecomeDoubles() throws {
-        #expect(try PropertyValue(json: "18446744073709551616") == .double(18_446_744_073_709_551_616))
+    @Test func integersTooBigForIntStayExact() throws {
+        #expect(try PropertyValue(json: "18446744073709551616") == .bigNumber(BigNumber("18446744073709551616")!))
     }
 
     @Test(arguments: [

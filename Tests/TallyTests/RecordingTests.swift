@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyPlan
 import TallyTestSupport
 import Testing
 
@@ -36,6 +37,9 @@ struct RecordTests {
         (#"{"tally_record":2,"kind":"track","name":"x"}"#, "Record version 2 is not supported"),
         (#"{"tally_record":1,"kind":"click","name":"x"}"#, #""kind" must be one of track, screen, identify, group, alias"#),
         (#"{"tally_record":1,"kind":"track"}"#, #"Missing "name""#),
+        (#"{"tally_record":1,"kind":"track","name":"x","properties":[1]}"#, #""properties" must be a JSON object"#),
+        (#"{"tally_record":1,"kind":"track","name":"x","properties":null}"#, #""properties" must be a JSON object"#),
+        (#"{"tally_record":1,"kind":"track","name":"x","context":"c"}"#, #""context" must be a JSON object"#),
     ])
     func unreadableLinesSayWhy(line: String, message: String) {
         #expect {
@@ -45,22 +49,38 @@ struct RecordTests {
         }
     }
 
-    @Test func aFileWithAnUnfinishedLastLineKeepsTheCompleteOnes() throws {
-        let complete = Record(envelope: envelope).line
-        let bytes = complete + complete + Array(#"{"tally_record":1,"kind":"tr"#.utf8)
-        let file = try RecordingFile(bytes: bytes)
-        #expect(file.records.count == 2)
-        #expect(file.incompleteTail)
-        #expect(file.completeBytes == complete.count * 2)
+    /// Invalid UTF-8 anywhere in a string (a property, a key, a skipped member) makes the line unreadable,
+    /// for both readers; nothing is turned into U+FFFD silently.
+    @Test(arguments: [
+        [0xFF], [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80],
+        [0xE2, 0x82],
+    ] as [[UInt8]])
+    func invalidUTF8InAStringIsRefused(bad: [UInt8]) {
+        for (prefix, suffix) in [
+            (#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":"a"#, #"b"}}"#),
+            (#"{"tally_record":1,"kind":"track","name":"x","properties":{"k"#, #"":1}}"#),
+            (#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":"\n"#, #""}}"#),
+            (#"{"tally_record":1,"kind":"track","name":"x","context":{"c":""#, #""}}"#),
+            (#"{"tally_record":1,"kind":"track","name":"x","source":""#, #""}"#),
+        ] {
+            let line = Array(prefix.utf8) + bad + Array(suffix.utf8)
+            #expect(throws: RecordError.self) { try Record(line: line) }
+            let eventOnly = line.withUnsafeBufferPointer { buffer in
+                Result { () throws(RecordError) in try Record.event(fromLine: buffer) }
+            }
+            guard case .failure(let error) = eventOnly else {
+                Issue.record("the event-only reader accepted \(bad) in \(prefix)")
+                continue
+            }
+            #expect(error.message.hasPrefix("Not valid JSON: Invalid UTF-8 in a string"), "\(error.message)")
+        }
     }
 
-    @Test func aBadLineInTheMiddleIsAnErrorWithItsLineNumber() {
-        let bytes = Record(envelope: envelope).line + Array("\n{oops}\n".utf8) + Record(envelope: envelope).line
-        #expect {
-            try RecordingFile(bytes: bytes, file: "app.jsonl")
-        } throws: { error in
-            (error as? RecordError)?.description.hasPrefix("app.jsonl:3: Not valid JSON") == true
-        }
+    @Test func validUTF8OfEveryLengthIsRead() throws {
+        let text = "é€𝄞 aé\u{0301}"  // two, three and four bytes, and a combining accent
+        let line = Array(#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":""#.utf8) + Array(text.utf8)
+            + Array(#"\n"}}"#.utf8)
+        #expect(try Record(line: line).event.properties["p"] == .string(text + "\n"))
     }
 
     @Test func theEventOnlyReaderAgreesWithTheFullReader() throws {
@@ -76,6 +96,10 @@ struct RecordTests {
         (#"{"tally_record":2,"kind":"track","name":"x"}"#, "Record version 2 is not supported"),
         (#"{"tally_record":1,"kind":"track","name":"x","context":{"a":[1,}}"#, "Not valid JSON"),
         (#"{"tally_record":1,"kind":"track"}"#, #"Missing "name""#),
+        (#"{"tally_record":1,"kind":"track","name":"x","properties":[1]}"#, #""properties" must be a JSON object"#),
+        (#"{"tally_record":1,"kind":"track","name":"x","context":"c"}"#, #""context" must be a JSON object"#),
+        (#"{"tally_record":1,"kind":"track","name":"x","context":{"a":"\u12"}}"#, "Not valid JSON: Invalid hex digit"),
+        (#"{"tally_record":1,"kind":"track","name":"x","source":"\q"}"#, "Not valid JSON: Invalid escape"),
     ])
     func theEventOnlyReaderRejectsTheSameLines(line: String, message: String) {
         let bytes = Array(line.utf8)
@@ -87,49 +111,6 @@ struct RecordTests {
         #expect(error.message.hasPrefix(message), "\(error.message)")
     }
 
-    @Test func eventsOfAFileSkipAnUnfinishedLastLine() throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("app.jsonl")
-        try Data(Record(envelope: envelope).line + Array(#"{"tally_record":1,"ki"#.utf8)).write(to: url)
-        #expect(try RecordingFile.events(contentsOf: url) == [envelope.event])
-        try Data(Array("\n{broken\n".utf8)).write(to: url)
-        #expect {
-            try RecordingFile.events(contentsOf: url)
-        } throws: { error in
-            (error as? RecordError)?.description.hasPrefix("\(url.path):2: Not valid JSON") == true
-        }
-    }
-
-    @Test func aLargeFileIsReadInChunksInOrderWithFileLineNumbers() throws {
-        let folder = try TemporaryFolder()
-        let url = folder.file("large.jsonl")
-        var bytes: [UInt8] = []
-        var expected: [Event] = []
-        // About 2 MB, so the reader splits it into one chunk per processor.
-        for index in 0..<8000 {
-            var numbered = envelope
-            numbered.event.properties["index"] = .int(index)
-            expected.append(numbered.event)
-            bytes += Record(envelope: numbered).line
-        }
-        #expect(bytes.count > 1 << 20)
-        try Data(bytes).write(to: url)
-        #expect(try RecordingFile.events(contentsOf: url) == expected)
-
-        // A bad line late in the file is named by its line number in the whole file.
-        bytes += Array("{oops\n".utf8) + Record(envelope: envelope).line
-        try Data(bytes).write(to: url)
-        #expect {
-            try RecordingFile.events(contentsOf: url)
-        } throws: { error in
-            (error as? RecordError)?.description.hasPrefix("\(url.path):8001: Not valid JSON") == true
-        }
-    }
-
-    @Test func recordsArePickedOutOfMixedOutput() throws {
-        let output = "starting\n" + String(decoding: Record(envelope: envelope).line, as: UTF8.self) + "warning: x\n"
-        #expect(try RecordingFile(output: output).records.map(\.event) == [envelope.event])
-    }
 }
 
 struct RecordingDestinationTests {
@@ -145,6 +126,7 @@ struct RecordingDestinationTests {
         #expect(file.records.map(\.event) == [.screen("Login"), Event("login_tapped", ["action": "tap"])])
         #expect(file.records.allSatisfy { $0.source == "test" })
         #expect(!file.incompleteTail)
+        #expect(file.problems.isEmpty)
     }
 
     @Test func theCallbackSinkGetsTheWholeLogEachTime() async throws {
@@ -155,7 +137,7 @@ struct RecordingDestinationTests {
         analytics.track("b")
         await analytics.flush()
         #expect(logs.value.count == 2)
-        let last = try RecordingFile(bytes: Array(try #require(logs.value.last).utf8))
+        let last = RecordingFile(bytes: Array(try #require(logs.value.last).utf8))
         #expect(last.records.map(\.event.name) == ["a", "b"])
         #expect(sink.text == logs.value.last)
     }
@@ -201,7 +183,33 @@ struct RecordingDestinationTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: run.path).sorted()
         #expect(files.count == 2)
         #expect(files.allSatisfy { $0.hasPrefix("A_b-") && $0.hasSuffix(".jsonl") })
-        #expect(try RecordingFile.records(inFolder: run).count == 2)
+        #expect(try RecordingFile(folder: run).records.count == 2)
+    }
+
+    /// Processors run after the input limits and may add anything; the recording still holds at most
+    /// 64 levels, and says what it cut.
+    @Test func valuesNestedPastTheLimitAreWrittenAsNullAndReported() throws {
+        let folder = try TemporaryFolder()
+        let url = folder.file("deep.jsonl")
+        let destination = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
+        let problems = LockedBox<[Problem]>([])
+        let context = DeliveryContext(destination: "recording") { problem in problems.mutate { $0.append(problem) } }
+        var envelope = Envelope(event: Event("deep", ["ok": nested(64), "cut": nested(65)]), messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")
+        envelope.context = ["also": nested(70)]
+        try destination.receive(envelope, context: context)
+
+        let file = try RecordingFile(contentsOf: url)
+        #expect(file.problems.isEmpty)
+        let properties = try #require(file.records.first?.event.properties)
+        #expect(properties["ok"] == nested(64))
+        #expect(properties["cut"] == nested(64, leaf: nil))
+        #expect(file.records.first?.envelope.context["also"] == nested(64, leaf: nil))
+        #expect(problems.value.count == 1)
+        let problem = try #require(problems.value.first)
+        #expect(problem.code == .nestingTooDeep)
+        #expect(problem.outcome == .sanitized)
+        #expect(problem.message == "2 arrays or objects nested deeper than 64 levels (PropertyValue.maximumDepth) written to the recording as null")
+        #expect(problem.path == "/properties/cut" + String(repeating: "/0", count: 64))
     }
 
     @Test func anUnwritablePathFailsLoudly() {
@@ -212,4 +220,11 @@ struct RecordingDestinationTests {
             return error?.file == "/nonexistent-folder/x.jsonl" && error?.message.hasPrefix("Cannot open the recording") == true
         }
     }
+}
+
+/// A value whose arrays nest `depth` levels, with `leaf` at the bottom.
+func nested(_ depth: Int, leaf: PropertyValue = 1) -> PropertyValue {
+    var value = leaf
+    for _ in 0..<depth { value = .array([value]) }
+    return value
 }

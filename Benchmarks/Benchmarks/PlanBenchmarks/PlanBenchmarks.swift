@@ -70,7 +70,8 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Coverage: read and measure 1,000,000 recorded events", configuration: coverageConfiguration) {
         benchmark, file in
         benchmark.startMeasurement()
-        let events = try RecordingFile.events(contentsOf: file.url)
+        var events: [Event] = []
+        _ = try RecordingFile.readEvents(at: file.url) { events += $0 }
         let coverage = PlanCoverage(plan: PlanFixture.plan, events: events)
         blackHole(coverage.renderTable())
         benchmark.stopMeasurement()

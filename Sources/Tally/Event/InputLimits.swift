@@ -16,7 +16,7 @@ import Foundation
 /// | key longer than ``maximumNameBytes`` UTF-8 bytes, or with a control or invisible character | property removed | ``Problem/Code/invalidPropertyKey`` |
 /// | NaN or an infinity | replaced by `null` | ``Problem/Code/nonFiniteNumber`` |
 /// | string longer than ``maximumStringBytes`` UTF-8 bytes (64 KiB) | cut to the longest prefix of whole characters that fits | ``Problem/Code/stringTooLong`` |
-/// | arrays and objects nested deeper than ``maximumDepth`` levels (32) | the container at level 33 replaced by `null` | ``Problem/Code/nestingTooDeep`` |
+/// | arrays and objects nested deeper than ``maximumDepth`` levels (32; at most ``PropertyValue/maximumDepth``, 64) | the container at level 33 replaced by `null` | ``Problem/Code/nestingTooDeep`` |
 /// | more than ``maximumPropertyCount`` properties (1,000) | the first 1,000 keys in sorted order kept, the rest removed | ``Problem/Code/tooManyProperties`` |
 ///
 /// A property value directly in ``Event/properties`` is at level 1 when it is an array or object; its
@@ -47,23 +47,28 @@ public struct InputLimits: Sendable, Hashable {
     public var maximumStringBytes: Int {
         didSet { if maximumStringBytes < 0 { maximumStringBytes = 0 } }
     }
-    /// The deepest nesting of arrays and objects in a property value. Default 32.
+    /// The deepest nesting of arrays and objects in a property value. Default 32; values outside 0 to
+    /// ``PropertyValue/maximumDepth`` (64), the one limit every reader and writer of values keeps, are
+    /// clamped into it, so whatever the client delivers every recording reader reads back.
     public var maximumDepth: Int {
-        didSet { if maximumDepth < 0 { maximumDepth = 0 } }
+        didSet { if !(0...PropertyValue.maximumDepth).contains(maximumDepth) { maximumDepth = Self.clampedDepth(maximumDepth) } }
     }
+
+    private static func clampedDepth(_ depth: Int) -> Int { min(max(0, depth), PropertyValue.maximumDepth) }
     /// The most properties an event may have. Default 1,000.
     public var maximumPropertyCount: Int {
         didSet { if maximumPropertyCount < 0 { maximumPropertyCount = 0 } }
     }
 
-    /// Creates limits; the defaults are the documented ones. Negative values are raised to 0.
+    /// Creates limits; the defaults are the documented ones. Negative values are raised to 0, and a depth
+    /// over ``PropertyValue/maximumDepth`` is lowered to it.
     public init(
         maximumNameBytes: Int = 256, maximumStringBytes: Int = 65_536, maximumDepth: Int = 32,
         maximumPropertyCount: Int = 1000
     ) {
         self.maximumNameBytes = max(0, maximumNameBytes)
         self.maximumStringBytes = max(0, maximumStringBytes)
-        self.maximumDepth = max(0, maximumDepth)
+        self.maximumDepth = Self.clampedDepth(maximumDepth)
         self.maximumPropertyCount = max(0, maximumPropertyCount)
     }
 
@@ -134,7 +139,7 @@ public struct InputLimits: Sendable, Hashable {
         switch value {
         case .double(let double): return double.isFinite
         case .string(let string): return string.utf8.count <= maximumStringBytes
-        case .int, .bool, .null: return true
+        case .int, .bigNumber, .bool, .null: return true
         case .array, .object: return isClean(value, depth: 1)
         }
     }
@@ -143,7 +148,7 @@ public struct InputLimits: Sendable, Hashable {
         switch value {
         case .double(let double): return double.isFinite
         case .string(let string): return string.utf8.count <= maximumStringBytes
-        case .int, .bool, .null: return true
+        case .int, .bigNumber, .bool, .null: return true
         case .array(let elements):
             return depth <= maximumDepth && elements.allSatisfy { isClean($0, depth: depth + 1) }
         case .object(let members):

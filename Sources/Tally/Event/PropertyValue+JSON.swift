@@ -19,9 +19,19 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
 extension PropertyValue {
     /// Reads a JSON text.
     ///
-    /// Numbers written without a fraction or exponent become ``int(_:)`` (or ``double(_:)`` when they do
-    /// not fit in `Int`); all others become ``double(_:)``. So `1` and `1.0` round-trip as different
-    /// cases.
+    /// Numbers written without a fraction or exponent become ``int(_:)``, and all others ``double(_:)``, so
+    /// `1` and `1.0` round-trip as different cases. A number neither holds (an integer beyond `Int`, or a
+    /// number beyond the largest double) becomes ``bigNumber(_:)`` with its text, so no number is rounded
+    /// to another integer or turned into `null`.
+    ///
+    /// ```swift
+    /// let value = try PropertyValue(json: #"{"item_name":"Pizza","price":9.5,"quantity":2}"#)
+    /// // .object(["item_name": "Pizza", "price": 9.5, "quantity": 2])
+    /// ```
+    ///
+    /// Strings must be valid UTF-8 (no replacement characters are made up), and arrays and objects may
+    /// nest at most ``maximumDepth`` (64) levels: deeper input is refused, whatever its depth, without
+    /// risking the stack.
     ///
     /// - Parameter json: one complete JSON value; surrounding whitespace is allowed.
     /// - Throws: ``JSONError`` naming the byte offset of the first problem.
@@ -42,7 +52,9 @@ extension PropertyValue {
     /// This value as compact JSON with object keys sorted, so equal values give equal text.
     ///
     /// A double is always written with a fraction or an exponent (`2.0`, `1e+300`) so that it reads back
-    /// as a double; NaN and infinities, which JSON cannot hold, are written as `null`.
+    /// as a double; NaN and infinities, which JSON cannot hold, are written as `null`. An array or object
+    /// nested deeper than ``maximumDepth`` (64) levels is written as `null`, the rule the client applies
+    /// (and reports) before any event reaches a destination, so what is written here always reads back.
     public var jsonString: String {
         var writer = JSONWriter()
         writer.write(self)
@@ -54,7 +66,9 @@ extension PropertyValue {
 }
 
 extension Dictionary where Key == String, Value == PropertyValue {
-    /// These properties as one compact JSON object with keys sorted.
+    /// These properties as one compact JSON object with keys sorted. The dictionary is a frame, like
+    /// ``Event/properties``: its values' arrays and objects are at level 1, and those past
+    /// ``PropertyValue/maximumDepth`` are written as `null`.
     public var jsonString: String {
         var writer = JSONWriter()
         writer.writeObject(self)
@@ -64,33 +78,43 @@ extension Dictionary where Key == String, Value == PropertyValue {
 
 /// Writes JSON text into a byte buffer.
 ///
-/// Internal so the recording format and size checks can append several values to one buffer.
+/// Internal so the recording format and size checks can append several values to one buffer. Arrays and
+/// objects past ``PropertyValue/maximumDepth`` levels are written as `null` and counted in
+/// ``cutContainers``.
 package struct JSONWriter {
     package var bytes: [UInt8] = []
+    /// How many arrays and objects were written as `null` for nesting too deep.
+    package var cutContainers = 0
 
     package init() { bytes.reserveCapacity(128) }
 
     package var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    package mutating func write(_ value: PropertyValue) {
+    /// Writes `value`; an array or object there is at `level`.
+    package mutating func write(_ value: PropertyValue, level: Int = 1) {
         switch value {
         case .string(let string): writeString(string)
         case .int(let int): writeRaw(String(int))
         case .double(let double): writeDouble(double)
+        case .bigNumber(let number): writeRaw(number.text)
         case .bool(let bool): writeRaw(bool ? "true" : "false")
         case .null: writeRaw("null")
+        case .array where level > PropertyValue.maximumDepth, .object where level > PropertyValue.maximumDepth:
+            cutContainers += 1
+            writeRaw("null")
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
+                write(element, level: level + 1)
             }
             bytes.append(UInt8(ascii: "]"))
-        case .object(let members): writeObject(members)
+        case .object(let members): writeObject(members, level: level)
         }
     }
 
-    package mutating func writeObject(_ members: [String: PropertyValue]) {
+    /// Writes an object at `level`; level 0 is a frame, such as a record's `properties`.
+    package mutating func writeObject(_ members: [String: PropertyValue], level: Int = 0) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
         for key in members.keys.sorted() {
@@ -98,7 +122,7 @@ package struct JSONWriter {
             first = false
             writeString(key)
             bytes.append(UInt8(ascii: ":"))
-            write(members[key]!)  // the key came from this dictionary
+            write(members[key]!, level: level + 1)  // the key came from this dictionary
         }
         bytes.append(UInt8(ascii: "}"))
     }
@@ -135,9 +159,12 @@ package struct JSONWriter {
 }
 
 /// A small, strict JSON reader over UTF-8 bytes that keeps integers and doubles apart.
+///
+/// Arrays and objects nested deeper than ``PropertyValue/maximumDepth`` are refused, so reading needs
+/// little stack whatever the input; strings must be valid UTF-8.
 package struct JSONReader {
-    /// Deeper input than this is refused instead of risking the stack.
-    package static let maximumDepth = 512
+    /// Deeper input than this is refused: ``PropertyValue/maximumDepth``.
+    package static var maximumDepth: Int { PropertyValue.maximumDepth }
 
     private let input: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -148,7 +175,7 @@ package struct JSONReader {
     package static func read(_ input: UnsafeBufferPointer<UInt8>) throws(JSONError) -> PropertyValue {
         var reader = JSONReader(input)
         reader.skipWhitespace()
-        let value = try reader.readValue(depth: 0)
+        let value = try reader.readValue(level: 1)
         reader.skipWhitespace()
         guard reader.index == input.count else {
             throw JSONError("Unexpected text after the JSON value", offset: reader.index)
@@ -157,15 +184,16 @@ package struct JSONReader {
     }
 
     /// Reads one JSON object member by member, handing each key and the reader positioned at its value
-    /// to `member`, which must read the value with ``nextValue()``. Used by the record decoder so it builds
-    /// no dictionary for the record itself.
+    /// to `member`, which must read the value with ``nextValue()``, ``nextObject()`` or ``skipValue()``. Used
+    /// by the record decoder so it builds no dictionary for the record itself. The object read here is a
+    /// frame, not a value: it is at level 0.
     package static func readMembers(
-        _ input: UnsafeBufferPointer<UInt8>, _ member: (String, inout JSONReader) throws(JSONError) -> Void
+        _ input: UnsafeBufferPointer<UInt8>, _ member: (JSONKey, inout JSONReader) throws(JSONError) -> Void
     ) throws(JSONError) {
         var reader = JSONReader(input)
         reader.skipWhitespace()
         guard reader.peek() == UInt8(ascii: "{") else {
-            _ = try reader.readValue(depth: 0)  // malformed JSON says what is wrong with it
+            _ = try reader.readValue(level: 1)  // malformed JSON says what is wrong with it
             throw JSONError("Expected a JSON object", offset: 0)
         }
         reader.index += 1
@@ -176,7 +204,7 @@ package struct JSONReader {
             while true {
                 reader.skipWhitespace()
                 guard reader.peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: reader.index) }
-                let key = try reader.readString()
+                let key = try reader.readKey()
                 reader.skipWhitespace()
                 guard reader.peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: reader.index) }
                 reader.index += 1
@@ -201,36 +229,39 @@ package struct JSONReader {
         guard reader.index == input.count else { throw JSONError("Unexpected text after the JSON value", offset: reader.index) }
     }
 
-    /// Reads the value at the current position (a member's value, inside ``readMembers(_:_:)``).
+    /// Reads the value at the current position (a member's value, inside ``readMembers(_:_:)``), as a value
+    /// of its own: an array or object there is at level 1.
     package mutating func nextValue() throws(JSONError) -> PropertyValue {
-        try readValue(depth: 1)
+        try readValue(level: 1)
     }
 
-    /// Steps over the value at the current position, checking it is well formed but building nothing.
-    package mutating func skipValue() throws(JSONError) {
-        try skip(depth: 1)
-    }
-
-    private mutating func skip(depth: Int) throws(JSONError) {
-        guard depth < Self.maximumDepth else {
-            throw JSONError("Nesting deeper than \(Self.maximumDepth) levels", offset: index)
+    /// Reads the object at the current position as a frame at level 0, like ``Event/properties``: its
+    /// members' arrays and objects are at level 1. Returns nil, having read the value, when it is not an
+    /// object.
+    package mutating func nextObject() throws(JSONError) -> [String: PropertyValue]? {
+        guard peek() == UInt8(ascii: "{") else {
+            _ = try readValue(level: 1)
+            return nil
         }
+        return try readObject(level: 0)
+    }
+
+    /// Whether the value at the current position is an object.
+    package var isAtObject: Bool { peek() == UInt8(ascii: "{") }
+
+    /// Steps over the value at the current position, checking it is well formed (by the same rules as
+    /// ``nextObject()`` for an object) but building nothing.
+    package mutating func skipValue() throws(JSONError) {
+        try skip(level: 0)
+    }
+
+    private mutating func skip(level: Int) throws(JSONError) {
         guard let byte = peek() else { throw JSONError("Unexpected end of input", offset: index) }
         switch byte {
         case UInt8(ascii: "\""):
-            index += 1
-            while index < input.count {
-                switch input[index] {
-                case UInt8(ascii: "\""):
-                    index += 1
-                    return
-                case UInt8(ascii: "\\"): index += 2
-                case 0..<0x20: throw JSONError("Unescaped control character in a string", offset: index)
-                default: index += 1
-                }
-            }
-            throw JSONError("Unterminated string", offset: input.count)
+            try skipString()
         case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard level <= Self.maximumDepth else { throw nestingTooDeep() }
             let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
             index += 1
             skipWhitespace()
@@ -242,13 +273,13 @@ package struct JSONReader {
                 skipWhitespace()
                 if close == UInt8(ascii: "}") {
                     guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
-                    try skip(depth: depth + 1)
+                    try skipString()
                     skipWhitespace()
                     guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
                     index += 1
                     skipWhitespace()
                 }
-                try skip(depth: depth + 1)
+                try skip(level: level + 1)
                 skipWhitespace()
                 guard let next = peek() else { throw JSONError("Unexpected end of input", offset: index) }
                 if next == close {
@@ -259,7 +290,117 @@ package struct JSONReader {
                 index += 1
             }
         default:
-            _ = try readValue(depth: depth)
+            _ = try readValue(level: level)
+        }
+    }
+
+    /// Reads the string at the current position as a member's key: its bytes in the input when it has no
+    /// escapes (the common case: no `String` is made), else the decoded string.
+    private mutating func readKey() throws(JSONError) -> JSONKey {
+        let start = index + 1
+        try skipString()
+        let raw = UnsafeBufferPointer(rebasing: input[start..<(index - 1)])
+        guard raw.contains(UInt8(ascii: "\\")) else { return JSONKey(raw: raw, decoded: nil) }
+        index = start - 1
+        return JSONKey(raw: raw, decoded: try readString())
+    }
+
+    /// Skips the bytes of a string that need no attention, eight at a time: from `index`, up to the first
+    /// quote, backslash, control character or non-ASCII byte.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while input.count - index >= 8 {
+            let word = UnsafeRawPointer(input.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            // A byte is special when it is >= 0x80, < 0x20, '"' (0x22) or '\\' (0x5C); each test below sets
+            // the high bit of the bytes it finds (the usual "has zero byte" trick, exact for ASCII bytes).
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let special =
+                word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            if special & highs != 0 { return }
+            index += 8
+        }
+    }
+
+    /// Steps over the string at the current position, checking its escapes and its UTF-8 as
+    /// ``readString()`` does.
+    private mutating func skipString() throws(JSONError) {
+        index += 1  // opening quote
+        let start = index
+        var bits: UInt8 = 0
+        while index < input.count {
+            skipPlainASCII()
+            guard index < input.count else { break }
+            let byte = input[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                if bits & 0x80 != 0 { try validateUTF8(start..<index) }
+                index += 1
+                return
+            case UInt8(ascii: "\\"):
+                index += 1
+                guard let escape = peek() else { break }
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
+                case UInt8(ascii: "u"): _ = try readEscapedScalar()
+                default: throw JSONError("Invalid escape '\\\(Unicode.Scalar(escape))'", offset: index - 2)
+                }
+            case 0..<0x20: throw JSONError("Unescaped control character in a string", offset: index)
+            default:
+                bits |= byte
+                index += 1
+            }
+        }
+        throw JSONError("Unterminated string", offset: input.count)
+    }
+
+    private func nestingTooDeep() -> JSONError {
+        JSONError("Nesting deeper than \(Self.maximumDepth) levels", offset: index)
+    }
+
+    /// Throws when `range` of the input is not valid UTF-8 (a stray continuation byte, a cut or overlong
+    /// sequence, a surrogate, or a code point past U+10FFFF), naming the offset of the first bad byte.
+    private func validateUTF8(_ range: Range<Int>) throws(JSONError) {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let lead = input[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            var lowest: UInt8 = 0x80
+            var highest: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                lowest = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED:
+                length = 3
+                highest = 0x9F
+            case 0xF0:
+                length = 4
+                lowest = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                highest = 0x8F
+            default: throw JSONError("Invalid UTF-8 in a string", offset: index)
+            }
+            guard range.upperBound - index >= length else { throw JSONError("Invalid UTF-8 in a string", offset: index) }
+            let second = input[index + 1]
+            guard second >= lowest && second <= highest else { throw JSONError("Invalid UTF-8 in a string", offset: index) }
+            for next in (index + 2)..<(index + length) where input[next] & 0xC0 != 0x80 {
+                throw JSONError("Invalid UTF-8 in a string", offset: index)
+            }
+            index += length
         }
     }
 
@@ -286,14 +427,16 @@ package struct JSONReader {
         return value
     }
 
-    private mutating func readValue(depth: Int) throws(JSONError) -> PropertyValue {
-        guard depth < Self.maximumDepth else {
-            throw JSONError("Nesting deeper than \(Self.maximumDepth) levels", offset: index)
-        }
+    /// Reads the value at the current position; an array or object there is at `level`.
+    private mutating func readValue(level: Int) throws(JSONError) -> PropertyValue {
         guard let byte = peek() else { throw JSONError("Unexpected end of input", offset: index) }
         switch byte {
-        case UInt8(ascii: "{"): return .object(try readObject(depth: depth))
-        case UInt8(ascii: "["): return try readArray(depth: depth)
+        case UInt8(ascii: "{"):
+            guard level <= Self.maximumDepth else { throw nestingTooDeep() }
+            return .object(try readObject(level: level))
+        case UInt8(ascii: "["):
+            guard level <= Self.maximumDepth else { throw nestingTooDeep() }
+            return try readArray(level: level)
         case UInt8(ascii: "\""): return .string(try readString())
         case UInt8(ascii: "t"): return try expect("true", value: .bool(true))
         case UInt8(ascii: "f"): return try expect("false", value: .bool(false))
@@ -303,12 +446,13 @@ package struct JSONReader {
         }
     }
 
-    /// Reads an object; also used directly by the recording decoder.
-    package mutating func readObject(depth: Int) throws(JSONError) -> [String: PropertyValue] {
+    /// Reads the object at the current position, at `level`: its members' arrays and objects are one
+    /// level deeper.
+    private mutating func readObject(level: Int) throws(JSONError) -> [String: PropertyValue] {
         // Count the members first (a scan that builds nothing), so the dictionary is allocated once at its
         // final size instead of growing member by member.
         let start = index
-        let count = try countMembers(depth: depth)
+        let count = try countMembers(level: level)
         index = start + 1  // past {
         var members = [String: PropertyValue](minimumCapacity: count)
         skipWhitespace()
@@ -319,12 +463,15 @@ package struct JSONReader {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+            let keyOffset = index
             let key = try readString()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
             index += 1
             skipWhitespace()
-            members[key] = try readValue(depth: depth + 1)
+            if members.updateValue(try readValue(level: level + 1), forKey: key) != nil {
+                try Self.checkSameKey(key, in: members, offset: keyOffset)
+            }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -337,8 +484,27 @@ package struct JSONReader {
         }
     }
 
+    /// A repeated key keeps its last value, as JSON readers do. But `String` also equates keys that differ only
+    /// in Unicode normalization ("é" as U+00E9, or as "e" and U+0301), which JSON keeps apart; a dictionary
+    /// cannot hold both, so such an object is refused rather than merged.
+    private static func checkSameKey(
+        _ key: String, in members: [String: PropertyValue], offset: Int
+    ) throws(JSONError) {
+        guard let stored = members.index(forKey: key)
+        else { return }
+        let other = members[stored].key
+        guard !other.utf8.elementsEqual(key.utf8) else { return }
+        func codePoints(_ text: String) -> String {
+            "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+                .joined() + "\""
+        }
+        throw JSONError(
+            "The object has keys \(codePoints(other)) and \(codePoints(key)), which differ only in Unicode normalization; an event cannot hold both",
+            offset: offset)
+    }
+
     /// The number of members of the object at the current position; leaves the index after it.
-    private mutating func countMembers(depth: Int) throws(JSONError) -> Int {
+    private mutating func countMembers(level: Int) throws(JSONError) -> Int {
         index += 1  // {
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
@@ -349,12 +515,12 @@ package struct JSONReader {
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
-            try skip(depth: depth + 1)
+            try skipString()
             skipWhitespace()
             guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
             index += 1
             skipWhitespace()
-            try skip(depth: depth + 1)
+            try skip(level: level + 1)
             count += 1
             skipWhitespace()
             switch peek() {
@@ -368,7 +534,7 @@ package struct JSONReader {
         }
     }
 
-    private mutating func readArray(depth: Int) throws(JSONError) -> PropertyValue {
+    private mutating func readArray(level: Int) throws(JSONError) -> PropertyValue {
         index += 1  // [
         var elements: [PropertyValue] = []
         skipWhitespace()
@@ -378,7 +544,7 @@ package struct JSONReader {
         }
         while true {
             skipWhitespace()
-            elements.append(try readValue(depth: depth + 1))
+            elements.append(try readValue(level: level + 1))
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
@@ -394,29 +560,42 @@ package struct JSONReader {
     private mutating func readString() throws(JSONError) -> String {
         index += 1  // opening quote
         let start = index
+        // Every byte ORed together: the high bit says whether there is anything but ASCII to validate.
+        var bits: UInt8 = 0
         // Fast path: no escapes.
         while index < input.count {
+            skipPlainASCII()
+            guard index < input.count else { break }
             let byte = input[index]
             if byte == UInt8(ascii: "\"") {
+                if bits & 0x80 != 0 { try validateUTF8(start..<index) }
                 let string = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
                 index += 1
                 return string
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw JSONError("Unescaped control character in a string", offset: index) }
+            bits |= byte
             index += 1
         }
+        if bits & 0x80 != 0 { try validateUTF8(start..<index) }
         var scalars: [UInt8] = Array(input[start..<index])
+        var runStart = index
+        var runBits: UInt8 = 0
         while index < input.count {
             let byte = input[index]
             switch byte {
             case UInt8(ascii: "\""):
+                if runBits & 0x80 != 0 { try validateUTF8(runStart..<index) }
                 index += 1
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
+                if runBits & 0x80 != 0 { try validateUTF8(runStart..<index) }
+                runBits = 0
                 index += 1
                 guard let escape = peek() else { break }
                 index += 1
+                defer { runStart = index }
                 switch escape {
                 case UInt8(ascii: "\""): scalars.append(0x22)
                 case UInt8(ascii: "\\"): scalars.append(0x5C)
@@ -427,32 +606,39 @@ package struct JSONReader {
                 case UInt8(ascii: "r"): scalars.append(0x0D)
                 case UInt8(ascii: "t"): scalars.append(0x09)
                 case UInt8(ascii: "u"):
-                    var scalar = try readHex4()
-                    if (0xD800..<0xDC00).contains(scalar) {
-                        // A high surrogate must be followed by an escaped low surrogate.
-                        guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"),
-                            input[index + 1] == UInt8(ascii: "u")
-                        else { throw JSONError("Unpaired surrogate in a string", offset: index) }
-                        index += 2
-                        let low = try readHex4()
-                        guard (0xDC00..<0xE000).contains(low) else {
-                            throw JSONError("Unpaired surrogate in a string", offset: index)
-                        }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00..<0xE000).contains(scalar) {
-                        throw JSONError("Unpaired surrogate in a string", offset: index)
-                    }
-                    scalars.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
+                    let scalar = try readEscapedScalar()
+                    scalars.append(contentsOf: String(Character(scalar)).utf8)
                 default:
                     throw JSONError("Invalid escape '\\\(Unicode.Scalar(escape))'", offset: index - 2)
                 }
             default:
                 if byte < 0x20 { throw JSONError("Unescaped control character in a string", offset: index) }
+                runBits |= byte
                 scalars.append(byte)
                 index += 1
             }
         }
         throw JSONError("Unterminated string", offset: input.count)
+    }
+
+    /// Reads the four hex digits after `\u` (and, for a high surrogate, the escaped low surrogate that
+    /// must follow) as one Unicode scalar.
+    private mutating func readEscapedScalar() throws(JSONError) -> Unicode.Scalar {
+        var scalar = try readHex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            // A high surrogate must be followed by an escaped low surrogate.
+            guard index + 1 < input.count, input[index] == UInt8(ascii: "\\"), input[index + 1] == UInt8(ascii: "u")
+            else { throw JSONError("Unpaired surrogate in a string", offset: index) }
+            index += 2
+            let low = try readHex4()
+            guard (0xDC00..<0xE000).contains(low) else {
+                throw JSONError("Unpaired surrogate in a string", offset: index)
+            }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+            throw JSONError("Unpaired surrogate in a string", offset: index)
+        }
+        return Unicode.Scalar(scalar)!  // not a surrogate, at most U+10FFFF
     }
 
     private mutating func readHex4() throws(JSONError) -> UInt32 {
@@ -488,22 +674,53 @@ package struct JSONReader {
         } else {
             skipDigits()
         }
+        var fractionDigits = 0
         if peek() == UInt8(ascii: ".") {
             isInteger = false
             index += 1
-            guard skipDigits() > 0 else { throw JSONError("Expected a digit after '.'", offset: index) }
+            fractionDigits = skipDigits()
+            guard fractionDigits > 0 else { throw JSONError("Expected a digit after '.'", offset: index) }
         }
+        var hasExponent = false
         if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             index += 1
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw JSONError("Expected a digit in the exponent", offset: index) }
         }
+        if isInteger, index - start <= 18 {  // at most 18 digits (with a sign): fits in Int, no String needed
+            var value = 0
+            var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
+            while position < index {
+                value = value &* 10 &+ Int(input[position] &- UInt8(ascii: "0"))
+                position += 1
+            }
+            return .int(input[start] == UInt8(ascii: "-") ? -value : value)
+        }
+        // A decimal of at most 15 digits and no exponent is digits / 10^k with both exact doubles, and one
+        // division of exact doubles rounds correctly (Clinger's fast path): no String, no strtod.
+        if !isInteger, !hasExponent, index - start <= 16 {
+            var mantissa = 0
+            var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
+            while position < index {
+                if input[position] != UInt8(ascii: ".") { mantissa = mantissa * 10 + Int(input[position] &- UInt8(ascii: "0")) }
+                position += 1
+            }
+            let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+            return .double(input[start] == UInt8(ascii: "-") ? -value : value)
+        }
         let text = String(decoding: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
-        guard let double = Double(text) else { throw JSONError("Invalid number", offset: start) }
-        return .double(double)
+        if isInteger {
+            if let int = Int(text) { return .int(int) }
+        } else if let double = Double(text), double.isFinite {
+            return .double(double)
+        }
+        return .bigNumber(BigNumber(validatedText: text))
     }
+
+    /// 10^0 through 10^15, each exact as a double.
+    private static let powersOfTen: [Double] = (0...15).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
 
     @discardableResult
     private mutating func skipDigits() -> Int {
@@ -513,47 +730,26 @@ package struct JSONReader {
     }
 }
 
-// MARK: - Codable
+/// An object member's key as ``JSONReader/readMembers(_:_:)`` hands it over: compared with a literal
+/// without making a `String`.
+package struct JSONKey {
+    /// The key's bytes in the input, escapes and all.
+    private let raw: UnsafeBufferPointer<UInt8>
+    /// The key, when it has escapes.
+    private let decoded: String?
 
-extension PropertyValue: Codable {
-    /// Decodes any JSON-like value from a decoder.
-    ///
-    /// Foreign decoders such as `JSONDecoder` do not say whether a number was written as `1` or `1.0`, so
-    /// through them a whole-number double may come back as ``int(_:)``. Use ``init(json:)`` and
-    /// ``jsonString`` (as Tally's recordings do) for a lossless round trip.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let int = try? container.decode(Int.self) {
-            self = .int(int)
-        } else if let double = try? container.decode(Double.self) {
-            self = .double(double)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let array = try? container.decode([PropertyValue].self) {
-            self = .array(array)
-        } else if let object = try? container.decode([String: PropertyValue].self) {
-            self = .object(object)
-        } else {
-            throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "Expected a JSON value (string, number, boolean, array, object or null)")
-        }
+    fileprivate init(raw: UnsafeBufferPointer<UInt8>, decoded: String?) {
+        self.raw = raw
+        self.decoded = decoded
     }
 
-    /// Encodes the value; non-finite doubles are encoded as nil.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let value): try container.encode(value)
-        case .int(let value): try container.encode(value)
-        case .double(let value): value.isFinite ? try container.encode(value) : try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
-        case .null: try container.encodeNil()
-        }
+    /// The key as a string.
+    package var string: String { decoded ?? String(decoding: raw, as: UTF8.self) }
+
+    /// Whether the key is `literal`.
+    package static func ~= (literal: StaticString, key: JSONKey) -> Bool {
+        if let decoded = key.decoded { return decoded == "\(literal)" }
+        return literal.utf8CodeUnitCount == key.raw.count
+            && memcmp(literal.utf8Start, key.raw.baseAddress!, key.raw.count) == 0
     }
 }

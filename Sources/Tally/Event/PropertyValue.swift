@@ -20,6 +20,10 @@ import Foundation
 /// ``init(json:)`` reads it back as a double. Two values of different cases are never equal, even when
 /// they denote the same number.
 ///
+/// A JSON number that neither case holds (an integer beyond 64 bits such as `18446744073709551617`, or a
+/// number beyond the largest double such as `1e400`) is ``bigNumber(_:)``, kept exactly as its text; see
+/// ``BigNumber``.
+///
 /// JSON has no NaN or infinity. The client replaces such doubles with ``null`` and reports a
 /// ``Problem/Code/nonFiniteNumber`` problem; ``jsonString`` writes them as `null` too.
 ///
@@ -34,6 +38,8 @@ public enum PropertyValue: Sendable, Hashable {
     case int(Int)
     /// A double-precision floating-point number.
     case double(Double)
+    /// A number too large for ``int(_:)`` or ``double(_:)``, kept exactly. See ``BigNumber``.
+    indirect case bigNumber(BigNumber)
     /// A Boolean.
     case bool(Bool)
     /// An ordered list of values.
@@ -91,12 +97,13 @@ extension PropertyValue {
     }
 
     /// The JSON type name of this value: `string`, `integer`, `number`, `boolean`, `array`, `object` or
-    /// `null`, as JSON Schema spells them.
+    /// `null`, as JSON Schema spells them. A ``bigNumber(_:)`` without a fractional part is an `integer`.
     public var typeName: String {
         switch self {
         case .string: return "string"
         case .int: return "integer"
         case .double: return "number"
+        case .bigNumber(let number): return number.isInteger ? "integer" : "number"
         case .bool: return "boolean"
         case .array: return "array"
         case .object: return "object"

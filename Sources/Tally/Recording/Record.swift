@@ -20,6 +20,9 @@ import Foundation
 /// | `source` | who wrote the line, such as the process name or a test's name |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
+/// `properties` and `context` hold values nested at most ``PropertyValue/maximumDepth`` (64) levels, as
+/// everywhere: a deeper array or object is written as `null` (``RecordingDestination`` reports it) and a
+/// line holding one is refused when read.
 public struct Record: Sendable, Hashable {
     /// The version this library writes and reads.
     public static let currentVersion = 1
@@ -39,7 +42,13 @@ public struct Record: Sendable, Hashable {
     public var event: Event { envelope.event }
 
     /// The record as one line of JSON, with its trailing newline.
-    public var line: [UInt8] {
+    ///
+    /// Arrays and objects nested past ``PropertyValue/maximumDepth`` levels are written as `null`.
+    public var line: [UInt8] { encodedLine().bytes }
+
+    /// The record as one line of JSON, and how many arrays and objects nested too deep were written as
+    /// `null`.
+    package func encodedLine() -> (bytes: [UInt8], cutContainers: Int) {
         var writer = JSONWriter()
         writer.writeRaw(#"{"tally_record":"#)
         writer.writeRaw(String(Self.currentVersion))
@@ -70,7 +79,7 @@ public struct Record: Sendable, Hashable {
         writer.writeRaw(#","source":"#)
         writer.writeString(source)
         writer.writeRaw("}\n")
-        return writer.bytes
+        return (writer.bytes, writer.cutContainers)
     }
 
     /// Reads one line written by ``line`` (with or without its newline).
@@ -79,8 +88,9 @@ public struct Record: Sendable, Hashable {
     /// hand-written recordings need only `tally_record`, `kind` and `name` (or, for identify, group and
     /// alias, the id they carry).
     ///
-    /// - Throws: ``RecordError`` when the line is not JSON, not an object, has another version, or lacks
-    ///   `kind` or `name`.
+    /// - Throws: ``RecordError`` when the line is not JSON (strings must be valid UTF-8, values nested at
+    ///   most ``PropertyValue/maximumDepth`` levels), not an object, has another version, lacks `kind` or
+    ///   `name`, or has `properties` or `context` that are not objects.
     public init(line: some Collection<UInt8>) throws(RecordError) {
         let parsed: Fields
         do {
@@ -94,6 +104,7 @@ public struct Record: Sendable, Hashable {
         } catch {
             throw RecordError("\(error)")
         }
+        if let member = parsed.notAnObject { throw Self.notAnObject(member) }
         guard let version = parsed.version else {
             throw RecordError("Missing \"tally_record\" version; this is not a Tally record")
         }
@@ -128,23 +139,34 @@ public struct Record: Sendable, Hashable {
         var userId: String?
         var context: [String: PropertyValue] = [:]
         var source: String?
+        /// The first of `properties` and `context` that was not an object.
+        var notAnObject: String?
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) {
             var fields = Fields()
             try JSONReader.readMembers(bytes) { key, reader throws(JSONError) in
-                let value = try reader.nextValue()
+                // `properties` and `context` are frames (level 0), like `Event.properties`.
+                let value: PropertyValue
+                switch key {
+                case "properties", "context": value = try reader.nextObject().map(PropertyValue.object) ?? .null
+                default: value = try reader.nextValue()
+                }
                 switch key {
                 case "tally_record": fields.version = value.intValue ?? (value.isNull ? nil : -1)
                 case "kind": fields.kind = value.stringValue
                 case "name": fields.name = value.stringValue
-                case "properties": fields.properties = value.objectValue ?? [:]
+                case "properties":
+                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "properties" }
+                    fields.properties = object
                 case "event_user_id": fields.eventUserId = value.stringValue
                 case "group_id": fields.groupId = value.stringValue
                 case "message_id": fields.messageId = value.stringValue
                 case "timestamp": fields.timestamp = value.stringValue
                 case "anonymous_id": fields.anonymousId = value.stringValue
                 case "user_id": fields.userId = value.stringValue
-                case "context": fields.context = value.objectValue ?? [:]
+                case "context":
+                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "context" }
+                    fields.context = object
                 case "source": fields.source = value.stringValue
                 default: break
                 }
@@ -168,13 +190,23 @@ extension Record {
         var properties: [String: PropertyValue] = [:]
         var userId: String?
         var groupId: String?
+        var notAnObject: String?
         do {
             try JSONReader.readMembers(line) { key, reader throws(JSONError) in
                 switch key {
                 case "tally_record": version = try reader.nextValue().intValue ?? -1
                 case "kind": kindName = try reader.nextValue().stringValue
                 case "name": name = try reader.nextValue().stringValue
-                case "properties": properties = try reader.nextValue().objectValue ?? [:]
+                case "properties":
+                    guard let object = try reader.nextObject() else { return notAnObject = notAnObject ?? "properties" }
+                    properties = object
+                case "context":
+                    if reader.isAtObject {
+                        try reader.skipValue()
+                    } else {
+                        _ = try reader.nextValue()
+                        notAnObject = notAnObject ?? "context"
+                    }
                 case "event_user_id": userId = try reader.nextValue().stringValue
                 case "group_id": groupId = try reader.nextValue().stringValue
                 default: try reader.skipValue()
@@ -183,6 +215,7 @@ extension Record {
         } catch {
             throw RecordError(error.message == "Expected a JSON object" ? "A record must be a JSON object" : "Not valid JSON: \(error)")
         }
+        if let notAnObject { throw Self.notAnObject(notAnObject) }
         guard let version else { throw RecordError("Missing \"tally_record\" version; this is not a Tally record") }
         guard version == currentVersion else {
             throw RecordError("Record version \(version) is not supported; this library reads version \(currentVersion)")
@@ -191,6 +224,10 @@ extension Record {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId)
+    }
+
+    private static func notAnObject(_ member: String) -> RecordError {
+        RecordError("\"\(member)\" must be a JSON object")
     }
 
     /// The event a record describes: track and screen records need a `name`, identify and alias records an

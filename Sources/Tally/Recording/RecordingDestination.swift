@@ -31,9 +31,29 @@ public struct RecordingDestination: Destination {
         self.name = name
     }
 
+    /// Writes the event's record.
+    ///
+    /// An array or object nested deeper than ``PropertyValue/maximumDepth`` (64) levels, in the
+    /// properties or the context, is written as `null` (the client's ``InputLimits`` cut properties at
+    /// their own, lower limit first, but processors may add values after them). Each such record reports
+    /// one ``Problem/Code/nestingTooDeep`` problem, outcome ``Problem/Outcome/sanitized``, naming the
+    /// first path cut, after the record is written.
+    ///
+    /// - Throws: what the sink throws; the client then counts the event as failed for this destination.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let record = Record(envelope: envelope, source: source)
-        try sink.write(record, line: record.line)
+        let (line, cut) = record.encodedLine()
+        try sink.write(record, line: line)
+        if cut > 0 {
+            let paths =
+                envelope.event.properties.paths(deeperThan: PropertyValue.maximumDepth, path: "/properties")
+                + envelope.context.paths(deeperThan: PropertyValue.maximumDepth, path: "/context")
+            context.report(
+                Problem(
+                    .nestingTooDeep,
+                    "\(cut) array\(cut == 1 ? "" : "s") or object\(cut == 1 ? "" : "s") nested deeper than \(PropertyValue.maximumDepth) levels (PropertyValue.maximumDepth) written to the recording as null",
+                    outcome: .sanitized, eventName: envelope.event.problemName, path: paths.first))
+        }
     }
 
     public func flush() { sink.flush() }
@@ -96,26 +116,5 @@ extension RecordingDestination {
     private static func destination(for path: String, source: String) throws(RecordError) -> RecordingDestination {
         if path == "stderr" { return RecordingDestination(sink: StandardErrorRecordingSink(), source: source) }
         return RecordingDestination(sink: try FileRecordingSink(url: URL(fileURLWithPath: path)), source: source)
-    }
-}
-
-extension RecordingFile {
-    /// Picks the records out of mixed output, such as a process's standard error: lines that start with
-    /// `{"tally_record"` are records, every other line is ignored.
-    ///
-    /// - Throws: ``RecordError`` when a line that starts like a record cannot be read.
-    public init(output: String) throws(RecordError) {
-        var records: [Record] = []
-        for (index, line) in output.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-        where line.hasPrefix(#"{"tally_record""#) {
-            do {
-                records.append(try Record(line: Array(line.utf8)))
-            } catch {
-                throw RecordError(error.message, line: index + 1)
-            }
-        }
-        self.records = records
-        self.completeBytes = output.utf8.count
-        self.incompleteTail = false
     }
 }

@@ -76,13 +76,17 @@ extension SwiftCodeGenerator {
             case .group: "groupId"
             case .alias: "newId"
             }
-        let required = Set(event.required)
-        let names = event.properties.keys.sorted(by: Self.precedes)
+        let required = Set(event.required.map(\.string))
+        let schemas = Dictionary(event.properties.map { ($0.key.string, $0.value) }, uniquingKeysWith: { first, _ in first })
+        // An event's properties are a [String: PropertyValue], which cannot hold two names that differ only in
+        // Unicode normalization; the first in code point order is generated (plan lint warns about the pair).
+        var generated: Set<String> = []
+        let names = event.properties.keys.sorted().map(\.string).filter { generated.insert($0).inserted }
         let constants = names.compactMap { name in
-            event.properties[name]!.constValue.map { (property: name, literal: Self.literal($0)) }
+            schemas[name]!.constValue.map { (property: name, literal: Self.literal($0)) }
         }
         // Required first, then optional; each group by name.
-        let variable = names.filter { event.properties[$0]!.constValue == nil }
+        let variable = names.filter { schemas[$0]!.constValue == nil }
         let parameterNames = variable.filter { required.contains($0) } + variable.filter { !required.contains($0) }
         let labels = SwiftNames.deduplicated(
             parameterNames.map { SwiftNames.safe(SwiftNames.lowerCamel($0, fallback: "value")) },
@@ -92,7 +96,7 @@ extension SwiftCodeGenerator {
         var enums: [GeneratedEnum] = []
         var parameters: [Parameter] = []
         for (index, name) in parameterNames.enumerated() {
-            let schema = event.properties[name]!
+            let schema = schemas[name]!
             let mapping = self.mapping(schema, enumName: enumNames[index], qualifiedPrefix: "\(namespace).\(typeName).", property: name)
             enums += mapping.enums
             let isRequired = required.contains(name)
@@ -172,6 +176,7 @@ extension SwiftCodeGenerator {
         case .string(let string): return ".string(\(SwiftNames.literal(string)))"
         case .int(let int): return ".int(\(int))"
         case .double(let double): return ".double(\(double))"
+        case .bigNumber(let number): return ".bigNumber(BigNumber(\(SwiftNames.literal(number.text)))!)"
         case .bool(let bool): return ".bool(\(bool))"
         case .null: return ".null"
         case .array(let elements): return ".array([\(elements.map(literal).joined(separator: ", "))])"

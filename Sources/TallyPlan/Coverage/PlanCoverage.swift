@@ -110,7 +110,8 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
             EventCoverage(
                 name: planned.name, kind: planned.kind, count: 0,
                 properties: planned.properties.keys.sorted().map { name in
-                    PropertyCoverage(name: name, count: 0, plannedValues: planned.properties[name]!.enumValues, seenValues: [])
+                    PropertyCoverage(
+                        name: name.string, count: 0, plannedValues: planned.properties[name]!.enumValues, seenValues: [])
                 })
         }
         var unplanned: [String: UnplannedEvent] = [:]

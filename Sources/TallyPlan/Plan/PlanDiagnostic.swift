@@ -90,9 +90,9 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// There is no file at the path (exit code 66).
         case fileNotFound
-        /// The file exists but cannot be read or is not UTF-8 (exit code 66).
+        /// The file exists but cannot be read (exit code 66).
         case unreadable
-        /// The text is not a YAML or JSON document (exit code 65).
+        /// The text is not UTF-8, or not a YAML or JSON document (exit code 65).
         case syntax
         /// The document is not a valid plan: a missing field, a bad keyword value, a duplicate event (exit
         /// code 65 for `tally gen`, 1 for `tally plan lint`).

@@ -5,9 +5,15 @@ import Yams
 /// A YAML or JSON text composed into Yams nodes, with locations mapped back to the original text.
 ///
 /// JSON is read as YAML (a JSON text is a YAML 1.2 flow document), so one reader serves both and every
-/// node keeps a line and column. Two gaps of libyaml are bridged here: a leading byte order mark is
-/// removed, and JSON's surrogate-pair escapes (`\ud83d\ude00`), which libyaml rejects, are rewritten to
-/// YAML's 8-digit `\U0001f600` escape, with columns shifted back so locations still match the file.
+/// node keeps a line and column. Three gaps of libyaml and Yams are bridged here, each only when a first
+/// attempt fails:
+/// - a leading byte order mark is removed;
+/// - JSON's surrogate-pair escapes (`\ud83d\ude00`), which libyaml rejects, are rewritten to YAML's 8-digit
+///   `\U0001f600` escape, with columns shifted back so locations still match the file;
+/// - keys that differ only in Unicode normalization ("é" as U+00E9, or as "e" and U+0301), which Yams
+///   reports as repeated because `String` equates them, are kept apart: the text is composed with each
+///   non-ASCII character stood in for by a private-use one (one character for one, so columns hold), and
+///   the characters are put back in every scalar afterwards.
 struct PlanDocument {
     let file: String
     let root: Node
@@ -19,21 +25,46 @@ struct PlanDocument {
         self.file = file
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        let first: ComposeError
         do {
-            let node = try Self.compose(text)
-            self.root = node
+            self.root = try Self.compose(text, file: file)
             self.shifts = [:]
-        } catch let error as PlanError {
-            // libyaml refuses JSON surrogate escapes; retry with them rewritten, only then.
-            let (rewritten, shifts) = Self.rewriteSurrogateEscapes(text)
-            guard !shifts.isEmpty, let node = try? Self.compose(rewritten) else {
-                throw PlanError(.syntax, diagnostics: error.diagnostics.map { Self.relocate($0, file: file) })
-            }
-            self.root = node
-            self.shifts = shifts
+            return
         } catch {
-            throw PlanError(.syntax, "\(error)", at: SourceLocation(file: file))
+            first = error
         }
+        // libyaml refuses JSON surrogate escapes; retry with them rewritten, only then.
+        var (rewritten, shifts) = Self.rewriteSurrogateEscapes(text)
+        var failure = first
+        if !shifts.isEmpty {
+            do {
+                self.root = try Self.compose(rewritten, file: file)
+                self.shifts = shifts
+                return
+            } catch {
+                failure = error
+            }
+        } else {
+            rewritten = text
+            shifts = [:]
+        }
+        guard failure.isRepeatedKey else { throw first.planError(file: file) }
+        // Mask escapes too; should one outside a double-quoted scalar have been rewritten, mask characters only.
+        for rewritingEscapes in [true, false] {
+            guard let mask = CharacterMask(rewritten, rewritingEscapes: rewritingEscapes) else { continue }
+            let masked: Node
+            do {
+                masked = try Self.compose(mask.text, file: file)
+            } catch {
+                // Keys repeated code point for code point: report them as written.
+                throw error.planError(file: file, unmasking: mask)
+            }
+            guard !mask.hasLeakedEscapes(masked) else { continue }
+            self.root = mask.unmask(masked)
+            self.shifts = shifts
+            return
+        }
+        throw first.planError(file: file)
     }
 
     /// The location of `node` in the original text.
@@ -44,30 +75,57 @@ struct PlanDocument {
         return SourceLocation(file: file, line: mark.line, column: column)
     }
 
-    private static func relocate(_ diagnostic: PlanDiagnostic, file: String) -> PlanDiagnostic {
-        var diagnostic = diagnostic
-        diagnostic.location.file = file
-        return diagnostic
+    /// Why composing failed, with the text composed; turned into a diagnostic only when it is reported.
+    struct ComposeError: Error {
+        enum Cause {
+            case yaml(YamlError)
+            case empty
+            case other(String)
+        }
+
+        let cause: Cause
+        let text: String
+
+        var isRepeatedKey: Bool {
+            if case .yaml(.duplicatedKeysInMapping) = cause { return true }
+            return false
+        }
+
+        func planError(file: String, unmasking mask: CharacterMask? = nil) -> PlanError {
+            var diagnostic: PlanDiagnostic
+            switch cause {
+            case .yaml(let error): diagnostic = PlanDocument.diagnostic(for: error, text: text)
+            case .empty:
+                diagnostic = PlanDiagnostic(
+                    .error, "The file is empty; a plan needs 'version' and 'events'", at: SourceLocation(file: ""))
+            case .other(let message): diagnostic = PlanDiagnostic(.error, message, at: SourceLocation(file: ""))
+            }
+            diagnostic.location.file = file
+            if let mask { diagnostic.message = mask.unmask(diagnostic.message) }
+            return PlanError(.syntax, diagnostics: [diagnostic])
+        }
     }
 
-    /// Composes one document. Errors become `PlanError`s with a placeholder file name.
-    private static func compose(_ text: String) throws -> Node {
+    /// Composes one document.
+    private static func compose(_ text: String, file: String) throws(ComposeError) -> Node {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
-            throw PlanError(.syntax, diagnostics: [diagnostic(for: error, text: text)])
+            throw ComposeError(cause: .yaml(error), text: text)
+        } catch {
+            throw ComposeError(cause: .other("\(error)"), text: text)
         }
-        guard let node else {
-            throw PlanError(.syntax, "The file is empty; a plan needs 'version' and 'events'", at: SourceLocation(file: ""))
-        }
+        guard let node else { throw ComposeError(cause: .empty, text: text) }
         return node
     }
 
     private static func diagnostic(for error: YamlError, text: String) -> PlanDiagnostic {
         func located(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> PlanDiagnostic {
             var message = problem.prefix(1).uppercased() + problem.dropFirst()
-            if let context { message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))" }
+            if let context {
+                message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
+            }
             return PlanDiagnostic(.error, message, at: SourceLocation(file: "", line: mark.line, column: mark.column))
         }
         switch error {
@@ -88,7 +146,8 @@ struct PlanDocument {
             }
             return PlanDiagnostic(.error, "The text cannot be read: \(problem)", at: location)
         default:
-            return PlanDiagnostic(.error, "The text cannot be read as YAML or JSON: \(error)", at: SourceLocation(file: ""))
+            return PlanDiagnostic(
+                .error, "The text cannot be read as YAML or JSON: \(error)", at: SourceLocation(file: ""))
         }
     }
 

@@ -2,7 +2,8 @@ import Foundation
 
 /// Reads plan files, YAML or JSON, and reports every problem with its file, line and column.
 ///
-/// Most code calls ``TrackingPlan/init(contentsOf:)``, which throws on the first load that has errors.
+/// Most code calls ``TrackingPlan/init(contentsOf:allowingUncheckedKeywords:)``, which throws on the first
+/// load that has errors.
 /// `PlanLoader` is for tools that want everything: the plan when it is usable, and every error and
 /// warning either way, as `tally plan lint` prints them.
 ///
@@ -28,11 +29,13 @@ public enum PlanLoader {
             if !FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) {
                 return PlanLoadResult(failure: PlanError(.fileNotFound, "No such file", at: SourceLocation(file: file)))
             }
-            let reason = isDirectory.boolValue ? "It is a directory, not a file" : "The file cannot be read: \(error.localizedDescription)"
+            let reason =
+                isDirectory.boolValue
+                ? "It is a directory, not a file" : "The file cannot be read: \(error.localizedDescription)"
             return PlanLoadResult(failure: PlanError(.unreadable, reason, at: SourceLocation(file: file)))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return PlanLoadResult(failure: PlanError(.unreadable, "The file is not UTF-8 text", at: SourceLocation(file: file)))
+            return PlanLoadResult(failure: PlanError(.syntax, "The file is not UTF-8 text", at: SourceLocation(file: file)))
         }
         return load(text: text, file: file)
     }
@@ -53,7 +56,8 @@ public enum PlanLoader {
         let plan = reader.readPlan()
         let diagnostics = reader.diagnostics.sorted { $0.location < $1.location }
         let hasErrors = plan == nil || diagnostics.contains { $0.severity == .error }
-        return PlanLoadResult(plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
+        return PlanLoadResult(
+            plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
     }
 }
 
@@ -83,9 +87,21 @@ public struct PlanLoadResult: Sendable, Hashable {
     public var warnings: [PlanDiagnostic] { diagnostics.filter { $0.severity == .warning } }
 
     /// The plan, or the ``PlanError`` holding every error.
-    public func get() throws(PlanError) -> TrackingPlan {
-        if let plan, failureKind == nil { return plan }
-        throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics)
+    ///
+    /// A plan with keywords Tally does not check (``TrackingPlan/uncheckedKeywords``) is refused too, with one
+    /// error per keyword at its location, unless `allowingUncheckedKeywords` is true: validating against it
+    /// would pass events that break those keywords.
+    ///
+    /// - Parameter allowingUncheckedKeywords: return such a plan anyway; its validation skips those keywords.
+    /// - Throws: ``PlanError`` with every error (kind ``PlanError/Kind/invalidPlan`` for unchecked keywords).
+    public func get(allowingUncheckedKeywords: Bool = false) throws(PlanError) -> TrackingPlan {
+        guard let plan, failureKind == nil else {
+            throw PlanError(failureKind ?? .invalidPlan, diagnostics: diagnostics)
+        }
+        guard allowingUncheckedKeywords || plan.uncheckedKeywords.isEmpty else {
+            throw PlanError(.invalidPlan, diagnostics: plan.uncheckedKeywords.map(\.refusal))
+        }
+        return plan
     }
 }
 
@@ -93,15 +109,20 @@ extension TrackingPlan {
     /// Loads a plan from a YAML or JSON file.
     ///
     /// Warnings are ignored here; use ``PlanLoader/load(contentsOf:displayName:)`` or `tally plan lint`
-    /// to see them.
+    /// to see them. A plan with keywords Tally does not check (`$ref`, `anyOf`, a misspelt `minLenght`, an
+    /// unknown `format`) is refused, since validating against it would pass events that break them.
     ///
     /// ```swift
     /// let plan = try TrackingPlan(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
     /// ```
     ///
+    /// - Parameters:
+    ///   - url: a file URL.
+    ///   - allowingUncheckedKeywords: load such a plan anyway; ``TrackingPlan/uncheckedKeywords`` lists
+    ///     what its validation skips.
     /// - Throws: ``PlanError`` with every error, each with file, line and column.
-    public init(contentsOf url: URL) throws(PlanError) {
-        self = try PlanLoader.load(contentsOf: url).get()
+    public init(contentsOf url: URL, allowingUncheckedKeywords: Bool = false) throws(PlanError) {
+        self = try PlanLoader.load(contentsOf: url).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
 
     /// Loads a plan from YAML or JSON text.
@@ -118,8 +139,10 @@ extension TrackingPlan {
     /// - Parameters:
     ///   - text: the plan, YAML or JSON.
     ///   - file: the name error locations use.
+    ///   - allowingUncheckedKeywords: load a plan with keywords Tally does not check; see
+    ///     ``init(contentsOf:allowingUncheckedKeywords:)``.
     /// - Throws: ``PlanError`` with every error, each with file, line and column.
-    public init(text: String, file: String = "plan.yaml") throws(PlanError) {
-        self = try PlanLoader.load(text: text, file: file).get()
+    public init(text: String, file: String = "plan.yaml", allowingUncheckedKeywords: Bool = false) throws(PlanError) {
+        self = try PlanLoader.load(text: text, file: file).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
 }

@@ -7,29 +7,46 @@ import Yams
 extension PlanReader {
     static let schemaKeywords = [
         "type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-        "minLength", "maxLength", "format", "items", "minItems", "maxItems", "properties", "required",
-        "additionalProperties", "pii",
+        "multipleOf", "minLength", "maxLength", "format", "items", "minItems", "maxItems", "uniqueItems",
+        "properties", "required", "additionalProperties", "minProperties", "maxProperties", "pii",
     ]
-    /// Annotations JSON Schema defines that change nothing about validation; accepted without a warning.
-    static let annotationKeywords = ["description", "title", "examples", "default", "deprecated", "$comment", "readOnly", "writeOnly"]
-    /// Real JSON Schema keywords outside Tally's subset; they get a clearer warning than a typo does.
+    /// Keywords JSON Schema defines that assert nothing (annotations, identifiers, and the content vocabulary,
+    /// which 2020-12 makes annotation-only); accepted without a warning.
+    static let annotationKeywords = [
+        "description", "title", "examples", "default", "deprecated", "$comment", "readOnly", "writeOnly",
+        "$schema", "$id", "$anchor", "$dynamicAnchor", "$vocabulary", "contentEncoding", "contentMediaType",
+        "contentSchema",
+    ]
+    /// Real JSON Schema keywords outside Tally's subset: a plan using them is refused by validation unless the
+    /// caller accepts unchecked keywords.
     static let unsupportedKeywords = [
-        "$ref", "$defs", "definitions", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "prefixItems",
-        "contains", "minContains", "maxContains", "uniqueItems", "multipleOf", "patternProperties",
-        "propertyNames", "dependentRequired", "dependentSchemas", "minProperties", "maxProperties",
-        "unevaluatedProperties", "unevaluatedItems", "contentEncoding", "contentMediaType",
+        "$ref", "$dynamicRef", "$defs", "definitions", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+        "prefixItems", "contains", "minContains", "maxContains", "patternProperties", "propertyNames",
+        "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems",
     ]
 
+    /// Whether `key` is an extension annotation: `x-` followed by anything, for a team's own tools.
+    static func isExtension(_ key: String) -> Bool { key.hasPrefix("x-") }
+
     /// Reads a `properties` mapping. Returns the schemas and the names marked `required: true`.
-    mutating func readProperties(_ node: Node, path: String) -> ([String: PropertySchema], [(String, Node)]) {
+    mutating func readProperties(_ node: Node, path: String) -> ([PropertyName: PropertySchema], [(PropertyName, Node)])
+    {
         guard let members = mapping(node, "'properties'") else { return ([:], []) }
-        var properties: [String: PropertySchema] = [:]
-        var required: [(String, Node)] = []
+        var properties: [PropertyName: PropertySchema] = [:]
+        var required: [(PropertyName, Node)] = []
+        var spellings: [String: String] = [:]  // by canonical equivalence, as Swift strings compare
         for (name, keyNode, value) in members {
             if name.isEmpty { error("A property name must not be empty", keyNode) }
+            if let other = spellings[name] {
+                warning(
+                    "'\(name)' and '\(other)' differ only in Unicode normalization: the plan keeps them apart, as JSON does, but an event (a Swift dictionary) can carry only one of them",
+                    keyNode)
+            } else {
+                spellings[name] = name
+            }
             let (schema, isRequired) = readSchema(value, path: path + "/" + JSONPointer.escape(name))
-            properties[name] = schema
-            if isRequired { required.append((name, keyNode)) }
+            properties[PropertyName(name)] = schema
+            if isRequired { required.append((PropertyName(name), keyNode)) }
         }
         return (properties, required)
     }
@@ -39,7 +56,7 @@ extension PlanReader {
         var schema = PropertySchema()
         guard let members = mapping(node, "The schema of \(path)") else { return (schema, false) }
         var isRequired = false
-        var requiredList: [(String, Node)] = []
+        var requiredList: [(PropertyName, Node)] = []
         var keywordNodes: [String: Node] = [:]
         var valueNodes: [String: Node] = [:]
         var enumNodes: [Node] = []
@@ -83,24 +100,38 @@ extension PlanReader {
                     break
                 }
                 let bound = number(value, "'\(key)'")
-                if key == "exclusiveMinimum" { schema.exclusiveMinimum = bound } else { schema.exclusiveMaximum = bound }
+                if key == "exclusiveMinimum" {
+                    schema.exclusiveMinimum = bound
+                } else {
+                    schema.exclusiveMaximum = bound
+                }
+            case "multipleOf":
+                guard let divisor = number(value, "'multipleOf'") else { break }
+                guard SchemaNumber.compare(divisor, 0) > 0 else {
+                    error("'multipleOf' must be greater than 0, not \(divisor)", value)
+                    break
+                }
+                schema.multipleOf = divisor
             case "minLength": schema.minLength = count(value, "'minLength'")
             case "maxLength": schema.maxLength = count(value, "'maxLength'")
             case "minItems": schema.minItems = count(value, "'minItems'")
             case "maxItems": schema.maxItems = count(value, "'maxItems'")
+            case "uniqueItems": schema.uniqueItems = bool(value, "'uniqueItems'") ?? false
+            case "minProperties": schema.minProperties = count(value, "'minProperties'")
+            case "maxProperties": schema.maxProperties = count(value, "'maxProperties'")
             case "format":
                 guard let text = string(value, "'format'") else { break }
                 if let format = StringFormat(rawValue: text) {
                     schema.format = format
                 } else {
-                    let known = StringFormat.allCases.map(\.rawValue)
-                    warning(
-                        "Format '\(text)' is not checked; Tally checks \(known.joined(separator: ", "))"
-                            + (Self.closest(to: text, in: known).map { "; did you mean '\($0)'?" } ?? ""), value)
+                    let suggestion = Self.closest(to: text, in: StringFormat.allCases.map(\.rawValue))
+                    unchecked("format: \(text)", reason: .unknownFormat(suggestion: suggestion), value)
                 }
             case "items":
                 guard case .mapping = value else {
-                    error("'items' must be one schema for every element (JSON Schema 2020-12), not \(describe(value))", value)
+                    error(
+                        "'items' must be one schema for every element (JSON Schema 2020-12), not \(describe(value))",
+                        value)
                     break
                 }
                 schema.items = readSchema(value, path: path + "/items").0
@@ -112,11 +143,13 @@ extension PlanReader {
                 if case .scalar(let scalar) = value, case .bool(let flag) = resolve(scalar) {
                     isRequired = flag
                 } else {
-                    requiredList += strings(value, "'required' (a list of member names, or true on a property)") ?? []
+                    requiredList += (strings(value, "'required' (a list of member names, or true on a property)") ?? [])
+                        .map { (PropertyName($0.0), $0.1) }
                 }
             case "additionalProperties":
                 switch value {
-                case .mapping: schema.additionalProperties = .schema(readSchema(value, path: path + "/additionalProperties").0)
+                case .mapping:
+                    schema.additionalProperties = .schema(readSchema(value, path: path + "/additionalProperties").0)
                 default:
                     if let allowed = bool(value, "'additionalProperties' (true, false or a schema)") {
                         schema.additionalProperties = allowed ? .allowed : .forbidden
@@ -124,13 +157,23 @@ extension PlanReader {
                 }
             case "pii": schema.pii = bool(value, "'pii'") ?? false
             case "description": schema.description = string(value, "'description'")
-            case _ where Self.annotationKeywords.contains(key): break
+            case _ where Self.annotationKeywords.contains(key) || Self.isExtension(key): break
             case "nullable":
-                unknownKey(key, keyNode, known: [], what: "keyword", hint: "to allow null, add \"null\" to 'type': type: [string, \"null\"]")
+                unchecked(
+                    key, reason: .unknown(suggestion: nil), keyNode,
+                    hint: "to allow null, add \"null\" to 'type': type: [string, \"null\"]")
             case _ where Self.unsupportedKeywords.contains(key):
-                unknownKey(key, keyNode, known: [], what: "keyword", hint: "it is JSON Schema but not in the subset Tally checks")
+                unchecked(key, reason: .unsupported, keyNode)
             default:
-                unknownKey(key, keyNode, known: Self.schemaKeywords + Self.annotationKeywords, what: "keyword")
+                // A misspelt annotation (`descripton`) changes nothing validation does; anything else might.
+                if let suggestion = Self.closest(to: key, in: Self.annotationKeywords),
+                    Self.closest(to: key, in: Self.schemaKeywords + Self.annotationKeywords) == suggestion
+                {
+                    unknownKey(key, keyNode, known: Self.annotationKeywords, what: "keyword")
+                } else {
+                    let suggestion = Self.closest(to: key, in: Self.schemaKeywords + Self.annotationKeywords)
+                    unchecked(key, reason: .unknown(suggestion: suggestion), keyNode)
+                }
             }
         }
         if !requiredList.isEmpty {
@@ -156,8 +199,14 @@ extension PlanReader {
         for (name, element) in entries {
             guard let type = SchemaType(rawValue: name) else {
                 let known = SchemaType.allCases.map(\.rawValue)
-                let suggestion = Self.closest(to: name, in: known + ["str", "int", "bool", "float", "double", "dict", "list"])
-                    .map { ["str": "string", "int": "integer", "bool": "boolean", "float": "number", "double": "number", "dict": "object", "list": "array"][$0] ?? $0 }
+                let suggestion =
+                    Self.closest(to: name, in: known + ["str", "int", "bool", "float", "double", "dict", "list"])
+                    .map {
+                        [
+                            "str": "string", "int": "integer", "bool": "boolean", "float": "number", "double": "number",
+                            "dict": "object", "list": "array",
+                        ][$0] ?? $0
+                    }
                     .map { "; did you mean '\($0)'?" } ?? ""
                 error("Unknown type '\(name)'; expected one of \(known.joined(separator: ", "))\(suggestion)", element)
                 continue
@@ -170,36 +219,49 @@ extension PlanReader {
 
     /// Errors for rules no value can meet; warnings for rules that cannot apply to the declared types.
     private mutating func checkConsistency(
-        _ schema: PropertySchema, keywordNodes: [String: Node], valueNodes: [String: Node], enumNodes: [Node], node: Node
+        _ schema: PropertySchema, keywordNodes: [String: Node], valueNodes: [String: Node], enumNodes: [Node],
+        node: Node
     ) {
         func at(_ keyword: String) -> Node { keywordNodes[keyword] ?? node }
         if let types = schema.types {
             let applicable: [(keywords: [String], types: Set<SchemaType>, noun: String)] = [
                 (["pattern", "minLength", "maxLength", "format"], [.string], "strings"),
-                (["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"], [.integer, .number], "numbers"),
-                (["items", "minItems", "maxItems"], [.array], "arrays"),
-                (["properties", "additionalProperties"], [.object], "objects"),
+                (
+                    ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"], [.integer, .number],
+                    "numbers"
+                ),
+                (["items", "minItems", "maxItems", "uniqueItems"], [.array], "arrays"),
+                (["properties", "additionalProperties", "minProperties", "maxProperties"], [.object], "objects"),
             ]
             let declared = types.map(\.rawValue).joined(separator: ", ")
             for rule in applicable where rule.types.isDisjoint(with: types) {
                 for keyword in rule.keywords where keywordNodes[keyword] != nil {
-                    warning("'\(keyword)' applies to \(rule.noun) but the type is \(declared); it never applies", at(keyword))
+                    warning(
+                        "'\(keyword)' applies to \(rule.noun) but the type is \(declared); it never applies",
+                        at(keyword))
                 }
             }
-            for (index, value) in (schema.enumValues ?? []).enumerated() where !types.contains(where: { $0.accepts(value) }) {
+            for (index, value) in (schema.enumValues ?? []).enumerated()
+            where !types.contains(where: { $0.accepts(value) }) {
                 let element = index < enumNodes.count ? enumNodes[index] : at("enum")
                 warning("'enum' value \(value.jsonString) is not of type \(declared); no value can match it", element)
             }
             if let value = schema.constValue, !types.contains(where: { $0.accepts(value) }) {
-                error("'const' value \(value.jsonString) is not of type \(declared); no value can match", valueNodes["const"] ?? node)
+                error(
+                    "'const' value \(value.jsonString) is not of type \(declared); no value can match",
+                    valueNodes["const"] ?? node)
             }
         }
-        let lower = [schema.minimum, schema.exclusiveMinimum].compactMap { $0 }.max()
-        let upper = [schema.maximum, schema.exclusiveMaximum].compactMap { $0 }.min()
-        if let lower, let upper {
+        func extreme(_ numbers: [SchemaNumber?], highest: Bool) -> SchemaNumber? {
+            numbers.compactMap { $0 }.max { SchemaNumber.compare($0, $1) * (highest ? 1 : -1) < 0 }
+        }
+        if let lower = extreme([schema.minimum, schema.exclusiveMinimum], highest: true),
+            let upper = extreme([schema.maximum, schema.exclusiveMaximum], highest: false)
+        {
+            let order = SchemaNumber.compare(lower, upper)
             let exclusive = schema.exclusiveMinimum == lower || schema.exclusiveMaximum == upper
-            if lower > upper || (lower == upper && exclusive) {
-                error("No number meets both the lower bound \(lower.shortDescription) and the upper bound \(upper.shortDescription)", node)
+            if order > 0 || (order == 0 && exclusive) {
+                error("No number meets both the lower bound \(lower) and the upper bound \(upper)", node)
             }
         }
         if let minimum = schema.minLength, let maximum = schema.maxLength, minimum > maximum {
@@ -208,13 +270,8 @@ extension PlanReader {
         if let minimum = schema.minItems, let maximum = schema.maxItems, minimum > maximum {
             error("'minItems' \(minimum) is greater than 'maxItems' \(maximum)", at("minItems"))
         }
-    }
-}
-
-extension Double {
-    /// `3` for 3.0, `2.5` for 2.5: how a bound reads in messages and rules.
-    var shortDescription: String {
-        if rounded() == self, abs(self) < 1e15 { return String(Int(self)) }
-        return description
+        if let minimum = schema.minProperties, let maximum = schema.maxProperties, minimum > maximum {
+            error("'minProperties' \(minimum) is greater than 'maxProperties' \(maximum)", at("minProperties"))
+        }
     }
 }

@@ -4,9 +4,10 @@ import Yams
 /// Reading values out of Yams nodes, by YAML 1.2's core schema (the JSON-compatible one).
 ///
 /// Plain scalars resolve the way JSON would read them: `null`, `~` and nothing are null; `true` and
-/// `false` (any case style YAML allows) are Booleans; decimal integers are integers; decimal numbers
-/// with a fraction or exponent are doubles; everything else, including YAML 1.1's `yes`, `no`, `on` and
-/// `off`, is a string. Quoted and block scalars are always strings.
+/// `false` (any case style YAML allows) are Booleans; decimal integers are integers, exact at any size;
+/// decimal numbers with a fraction or exponent are doubles (or exact big numbers beyond the largest
+/// double); everything else, including YAML 1.1's `yes`, `no`, `on` and `off`, is a string. Quoted and block
+/// scalars are always strings.
 extension PlanReader {
     /// The members of a mapping node with their scalar keys, or nil (with an error) if it is not a
     /// mapping.
@@ -44,21 +45,23 @@ extension PlanReader {
         return value
     }
 
-    /// A number scalar as a double, or nil (with an error).
-    mutating func number(_ node: Node, _ what: String) -> Double? {
-        guard case .scalar(let scalar) = node, let value = resolve(scalar).doubleValue, value.isFinite else {
+    /// A number scalar, exact as written, or nil (with an error).
+    mutating func number(_ node: Node, _ what: String) -> SchemaNumber? {
+        guard case .scalar(let scalar) = node, let value = SchemaNumber(resolve(scalar)) else {
             error("\(what) must be a number, not \(describe(node))", node)
             return nil
         }
         return value
     }
 
-    /// A non-negative integer scalar (`2` or `2.0`), or nil (with an error).
+    /// A non-negative integer scalar (`2`, `2.0`, or any larger integer, held as `Int.max`), or nil (with an
+    /// error).
     mutating func count(_ node: Node, _ what: String) -> Int? {
         if case .scalar(let scalar) = node {
             switch resolve(scalar) {
             case .int(let value) where value >= 0: return value
-            case .double(let value) where value >= 0 && value.rounded() == value && value < 1e15: return Int(value)
+            case .double(let value) where value >= 0 && value.rounded() == value: return Int(exactly: value) ?? .max
+            case .bigNumber(let value) where !value.isNegative && value.isInteger: return .max
             default: break
             }
         }
@@ -102,6 +105,15 @@ extension PlanReader {
             var object: [String: PropertyValue] = [:]
             for member in members {
                 guard let value = value(member.value) else { return nil }
+                // An event's objects are Swift dictionaries, which hold one of two keys that differ only in
+                // Unicode normalization; such a value could never be sent, so say so rather than merge.
+                if let index = object.index(forKey: member.key) {
+                    let other = object[index].key
+                    error(
+                        "'\(member.key)' and '\(other)' differ only in Unicode normalization; an object value cannot hold both",
+                        member.keyNode)
+                    return nil
+                }
                 object[member.key] = value
             }
             return .object(object)
@@ -118,8 +130,10 @@ extension PlanReader {
         case .str: return .string(text)
         case .null: return .null
         case .bool: return Self.bool(text).map(PropertyValue.bool) ?? .string(text)
-        case .int: return Int(text).map(PropertyValue.int) ?? Double(text).map(PropertyValue.double) ?? .string(text)
-        case .float: return Double(text).map(PropertyValue.double) ?? .string(text)
+        case .int: return Self.isInteger(text) ? Self.number(text, isInteger: true) : .string(text)
+        case .float:
+            return Self.isFloat(text)
+                ? Self.number(text, isInteger: false) : Double(text).map(PropertyValue.double) ?? .string(text)
         default: break
         }
         guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
@@ -128,14 +142,40 @@ extension PlanReader {
         default: break
         }
         if let bool = Self.bool(text) { return .bool(bool) }
-        if Self.isInteger(text) { return Int(text).map(PropertyValue.int) ?? Double(text).map(PropertyValue.double)! }
-        if Self.isFloat(text) { return .double(Double(text)!) }
+        if Self.isInteger(text) { return Self.number(text, isInteger: true) }
+        if Self.isFloat(text) { return Self.number(text, isInteger: false) }
         switch text {
         case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
         case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
         case ".nan", ".NaN", ".NAN": return .double(.nan)
         default: return .string(text)
         }
+    }
+
+    /// A decimal number of YAML's core schema, as JSON reads it: an `Int`, a finite `Double`, or the exact
+    /// ``BigNumber`` when neither holds it (never a rounded integer or an infinity).
+    private static func number(_ text: String, isInteger: Bool) -> PropertyValue {
+        if isInteger, let int = Int(text) { return .int(int) }
+        if !isInteger, let double = Double(text), double.isFinite { return .double(double) }
+        return .bigNumber(BigNumber(validatedText: jsonNumberText(text)))
+    }
+
+    /// YAML's number forms in JSON's grammar: no `+`, no leading zeros, digits on both sides of a point.
+    private static func jsonNumberText(_ text: String) -> String {
+        var text = Substring(text)
+        var sign = ""
+        if let first = text.first, first == "+" || first == "-" {
+            sign = first == "-" ? "-" : ""
+            text = text.dropFirst()
+        }
+        let exponentStart = text.firstIndex { $0 == "e" || $0 == "E" } ?? text.endIndex
+        let exponent = text[exponentStart...]
+        let mantissa = text[..<exponentStart]
+        let point = mantissa.firstIndex(of: ".") ?? mantissa.endIndex
+        var whole = String(mantissa[..<point].drop { $0 == "0" })
+        if whole.isEmpty { whole = "0" }
+        let fraction = point < mantissa.endIndex ? mantissa[mantissa.index(after: point)...] : ""
+        return sign + whole + (fraction.isEmpty ? "" : "." + fraction) + exponent
     }
 
     private static func bool(_ text: String) -> Bool? {
@@ -171,7 +211,9 @@ extension PlanReader {
         guard mantissa > 0 else { return false }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                index += 1
+            }
             guard digits() > 0 else { return false }
         }
         return index == bytes.count

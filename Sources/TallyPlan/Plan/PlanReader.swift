@@ -6,6 +6,8 @@ import Yams
 struct PlanReader {
     let document: PlanDocument
     private(set) var diagnostics: [PlanDiagnostic] = []
+    /// Keywords read but not checked, in reading order.
+    private(set) var uncheckedKeywords: [UncheckedKeyword] = []
 
     init(document: PlanDocument) {
         self.document = document
@@ -20,14 +22,18 @@ struct PlanReader {
     }
 
     /// Warns about a key nobody reads, suggesting the closest known one.
-    mutating func unknownKey(_ key: String, _ node: Node, known: [String], what: String, hint: String? = nil) {
+    mutating func unknownKey(_ key: String, _ node: Node, known: [String], what: String) {
         var message = "Unknown \(what) '\(key)' is ignored"
-        if let hint {
-            message += "; \(hint)"
-        } else if let suggestion = Self.closest(to: key, in: known) {
-            message += "; did you mean '\(suggestion)'?"
-        }
+        if let suggestion = Self.closest(to: key, in: known) { message += "; did you mean '\(suggestion)'?" }
         warning(message, node)
+    }
+
+    /// Records a keyword that validation will not check, with a warning saying so: lint shows it, and
+    /// `tally validate` refuses the plan unless told to accept unchecked keywords.
+    mutating func unchecked(_ keyword: String, reason: UncheckedKeyword.Reason, _ node: Node, hint: String? = nil) {
+        let entry = UncheckedKeyword(keyword, reason: reason, at: document.location(of: node))
+        uncheckedKeywords.append(entry)
+        warning(entry.explanation + (hint.map { "; \($0)" } ?? ""), node)
     }
 
     // MARK: The plan
@@ -35,8 +41,10 @@ struct PlanReader {
     static let planKeys = ["version", "events", "$schema", "title", "description"]
     static let eventKeys = [
         "name", "kind", "description", "owner", "tags", "properties", "required", "additionalProperties",
-        "deprecated", "$comment",
+        "deprecated", "$comment", "title",
     ]
+    /// The event keys validation reads.
+    static let eventValidationKeys = ["properties", "required", "additionalProperties"]
 
     /// Reads the whole plan; nil when the document is not a mapping at all.
     mutating func readPlan() -> TrackingPlan? {
@@ -50,13 +58,17 @@ struct PlanReader {
             case "version":
                 guard let number = count(value, "'version'") else { break }
                 if number != TrackingPlan.currentVersion {
-                    error("Plan version \(number) is not supported; this tally reads version \(TrackingPlan.currentVersion)", value)
+                    error(
+                        "Plan version \(number) is not supported; this tally reads version \(TrackingPlan.currentVersion)",
+                        value)
                 }
                 version = number
             case "events":
                 sawEvents = true
                 guard case .sequence(let sequence) = value else {
-                    error("'events' must be a list of events, each starting with '- name:', not \(describe(value))", value)
+                    error(
+                        "'events' must be a list of events, each starting with '- name:', not \(describe(value))", value
+                    )
                     break
                 }
                 events = sequence.compactMap { readEvent($0) }
@@ -73,7 +85,9 @@ struct PlanReader {
         }
         if !sawEvents { error("The plan needs an 'events' list", root) }
         checkDuplicates(events)
-        return TrackingPlan(version: version ?? TrackingPlan.currentVersion, events: events)
+        return TrackingPlan(
+            version: version ?? TrackingPlan.currentVersion, events: events,
+            uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location })
     }
 
     // MARK: Events
@@ -84,7 +98,7 @@ struct PlanReader {
         var sawName = false
         var sawDescription = false
         var propertiesNode: Node?
-        var requiredList: [(String, Node)] = []
+        var requiredList: [(PropertyName, Node)] = []
         for (key, keyNode, value) in members {
             switch key {
             case "name":
@@ -99,7 +113,8 @@ struct PlanReader {
                 } else {
                     let kinds = Event.Kind.allCases.map(\.rawValue)
                     let suggestion = Self.closest(to: text, in: kinds).map { "; did you mean '\($0)'?" } ?? ""
-                    error("Unknown kind '\(text)'; expected one of \(kinds.joined(separator: ", "))\(suggestion)", value)
+                    error(
+                        "Unknown kind '\(text)'; expected one of \(kinds.joined(separator: ", "))\(suggestion)", value)
                 }
             case "description":
                 sawDescription = true
@@ -111,13 +126,25 @@ struct PlanReader {
             case "properties":
                 propertiesNode = value
             case "required":
-                requiredList = strings(value, "'required'") ?? []
+                requiredList = (strings(value, "'required'") ?? []).map { (PropertyName($0.0), $0.1) }
             case "additionalProperties":
                 event.additionalProperties = bool(value, "An event's 'additionalProperties'") ?? false
-            case "deprecated", "$comment":
+            case "deprecated", "$comment", "title":
                 break
+            case _ where Self.isExtension(key):
+                break
+            case _ where Self.unsupportedKeywords.contains(key) || Self.schemaKeywords.contains(key):
+                unchecked(
+                    key, reason: .unsupported, keyNode,
+                    hint: "an event takes 'properties', 'required' and 'additionalProperties'")
             default:
-                unknownKey(key, keyNode, known: Self.eventKeys, what: "event key")
+                // A misspelt `owner` or `tags` changes nothing validation does; a misspelt `required` does.
+                let suggestion = Self.closest(to: key, in: Self.eventKeys)
+                if let suggestion, !Self.eventValidationKeys.contains(suggestion) {
+                    unknownKey(key, keyNode, known: Self.eventKeys, what: "event key")
+                } else {
+                    unchecked(key, reason: .unknown(suggestion: suggestion), keyNode)
+                }
             }
         }
         if !sawName {
@@ -138,8 +165,10 @@ struct PlanReader {
     }
 
     /// Checks a `required` list against the declared properties and returns the sorted, unique names.
-    mutating func checkRequired(_ required: [(String, Node)], declared: [String: PropertySchema]) -> [String] {
-        var names: Set<String> = []
+    mutating func checkRequired(
+        _ required: [(PropertyName, Node)], declared: [PropertyName: PropertySchema]
+    ) -> [PropertyName] {
+        var names: Set<PropertyName> = []
         for (name, node) in required {
             if declared[name] == nil {
                 error("Required property '\(name)' is not declared under 'properties'", node)
@@ -152,9 +181,10 @@ struct PlanReader {
     /// Reports events planned twice: the same kind and name for track and screen events, the same kind for
     /// identify, group and alias events (their names are ids, so the plan describes each kind once).
     private mutating func checkDuplicates(_ events: [PlannedEvent]) {
-        var seen: [String: PlannedEvent] = [:]
+        var seen: [PropertyName: PlannedEvent] = [:]  // keyed by code points, as JSON compares names
         for event in events where !event.name.isEmpty {
-            let key = event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue
+            let key = PropertyName(
+                event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue)
             if let first = seen[key] {
                 let at = first.location.map { " at \($0.line):\($0.column)" } ?? ""
                 let message =

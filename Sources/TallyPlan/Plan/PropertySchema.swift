@@ -16,37 +16,47 @@ public struct PropertySchema: Sendable, Hashable {
     /// The accepted JSON types, in declared order; nil accepts every type. `type: [string, "null"]` is
     /// `[.string, .null]`.
     public var types: [SchemaType]?
-    /// `enum`: the value must equal one of these (JSON equality, so `1` equals `1.0`).
+    /// `enum`: the value must equal one of these, by JSON Schema's equality: numbers by value (`1` equals
+    /// `1.0`), strings by code points.
     public var enumValues: [PropertyValue]?
     /// `const`: the value must equal this one. `.some(.null)` means the value must be `null`.
     public var constValue: PropertyValue?
     /// `pattern`: a regular expression a string must contain a match for (unanchored, as in JSON Schema).
     public var pattern: String?
     /// `minimum`: numbers must be at least this.
-    public var minimum: Double?
+    public var minimum: SchemaNumber?
     /// `maximum`: numbers must be at most this.
-    public var maximum: Double?
+    public var maximum: SchemaNumber?
     /// `exclusiveMinimum`: numbers must be greater than this.
-    public var exclusiveMinimum: Double?
+    public var exclusiveMinimum: SchemaNumber?
     /// `exclusiveMaximum`: numbers must be less than this.
-    public var exclusiveMaximum: Double?
+    public var exclusiveMaximum: SchemaNumber?
+    /// `multipleOf`: numbers divided by this (greater than zero) must give an integer, in decimal: 0.3 is a
+    /// multiple of 0.1.
+    public var multipleOf: SchemaNumber?
     /// `minLength`: strings must have at least this many Unicode code points.
     public var minLength: Int?
     /// `maxLength`: strings must have at most this many Unicode code points.
     public var maxLength: Int?
-    /// `format`: a string must be a valid date-time, e-mail address, URI or UUID.
+    /// `format`: a string must be a valid value of this format.
     public var format: StringFormat?
     /// `minItems`: arrays must have at least this many elements.
     public var minItems: Int?
     /// `maxItems`: arrays must have at most this many elements.
     public var maxItems: Int?
+    /// `uniqueItems: true`: no two elements of an array may be equal (by the equality of ``enumValues``).
+    public var uniqueItems: Bool
     /// `properties`: the schemas of an object's members, by name; nil when not given.
-    public var properties: [String: PropertySchema]?
-    /// `required`: the members an object must have, sorted.
-    public var required: [String]
+    public var properties: [PropertyName: PropertySchema]?
+    /// `required`: the members an object must have, in code point order.
+    public var required: [PropertyName]
     /// `additionalProperties`: what an object may hold beyond ``properties``; nil means the JSON Schema
     /// default, anything.
     public var additionalProperties: AdditionalProperties?
+    /// `minProperties`: objects must have at least this many members.
+    public var minProperties: Int?
+    /// `maxProperties`: objects must have at most this many members.
+    public var maxProperties: Int?
     /// `pii: true`: the value is personal data and must not be sent unredacted. See
     /// ``PlanViolation/Kind/piiPresent``.
     public var pii: Bool
@@ -65,11 +75,13 @@ public struct PropertySchema: Sendable, Hashable {
     /// Creates a schema; every rule not given is absent.
     public init(
         types: [SchemaType]? = nil, enumValues: [PropertyValue]? = nil, constValue: PropertyValue? = nil,
-        pattern: String? = nil, minimum: Double? = nil, maximum: Double? = nil, exclusiveMinimum: Double? = nil,
-        exclusiveMaximum: Double? = nil, minLength: Int? = nil, maxLength: Int? = nil, format: StringFormat? = nil,
-        items: PropertySchema? = nil, minItems: Int? = nil, maxItems: Int? = nil,
-        properties: [String: PropertySchema]? = nil, required: [String] = [],
-        additionalProperties: AdditionalProperties? = nil, pii: Bool = false, description: String? = nil
+        pattern: String? = nil, minimum: SchemaNumber? = nil, maximum: SchemaNumber? = nil,
+        exclusiveMinimum: SchemaNumber? = nil, exclusiveMaximum: SchemaNumber? = nil, multipleOf: SchemaNumber? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, format: StringFormat? = nil, items: PropertySchema? = nil,
+        minItems: Int? = nil, maxItems: Int? = nil, uniqueItems: Bool = false,
+        properties: [PropertyName: PropertySchema]? = nil, required: [PropertyName] = [],
+        additionalProperties: AdditionalProperties? = nil, minProperties: Int? = nil, maxProperties: Int? = nil,
+        pii: Bool = false, description: String? = nil
     ) {
         self.types = types
         self.enumValues = enumValues
@@ -79,15 +91,19 @@ public struct PropertySchema: Sendable, Hashable {
         self.maximum = maximum
         self.exclusiveMinimum = exclusiveMinimum
         self.exclusiveMaximum = exclusiveMaximum
+        self.multipleOf = multipleOf
         self.minLength = minLength
         self.maxLength = maxLength
         self.format = format
         self.itemsStorage = items.map { [$0] } ?? []
         self.minItems = minItems
         self.maxItems = maxItems
+        self.uniqueItems = uniqueItems
         self.properties = properties
         self.required = required.sorted()
         self.additionalProperties = additionalProperties
+        self.minProperties = minProperties
+        self.maxProperties = maxProperties
         self.pii = pii
         self.description = description
     }
@@ -121,7 +137,8 @@ public enum SchemaType: String, Sendable, Hashable, CaseIterable, Comparable {
     public func accepts(_ value: PropertyValue) -> Bool {
         switch (self, value) {
         case (.string, .string), (.boolean, .bool), (.array, .array), (.object, .object), (.null, .null): return true
-        case (.integer, .int), (.number, .int), (.number, .double): return true
+        case (.integer, .int), (.number, .int), (.number, .double), (.number, .bigNumber): return true
+        case (.integer, .bigNumber(let number)): return number.isInteger
         case (.integer, .double(let double)): return double.isFinite && double.rounded(.towardZero) == double
         default: return false
         }
@@ -132,16 +149,31 @@ public enum SchemaType: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 }
 
-/// The string formats Tally checks. Each is checked by hand, without regular expressions.
+/// The string formats Tally checks, as JSON Schema 2020-12 names them. Each is checked by hand against its
+/// RFC's grammar, without regular expressions; see ``isValid(_:)`` for the exact rules.
 public enum StringFormat: String, Sendable, Hashable, CaseIterable {
     /// RFC 3339 date-time: `2026-11-22T03:17:53Z`, `2026-11-22T04:17:53.120+01:00`.
     case dateTime = "date-time"
-    /// An e-mail address: a local part, one `@`, a domain with at least one dot and no spaces.
+    /// RFC 3339 full-date: `2026-11-22`.
+    case date
+    /// RFC 3339 full-time, with its offset: `03:17:53Z`, `04:17:53.120+01:00`.
+    case time
+    /// An e-mail address by RFC 5321: `ada@example.com`, `user@localhost`, `"a b"@[127.0.0.1]`.
     case email
-    /// An absolute URI (RFC 3986): a scheme, a colon, then characters allowed in URIs.
+    /// A host name by RFC 1123: `api.example.com`, `localhost`.
+    case hostname
+    /// An IPv4 address in dotted-quad form: `192.168.0.1`.
+    case ipv4
+    /// An IPv6 address by RFC 4291: `::1`, `2001:db8::8a2e:370:7334`, `::ffff:192.0.2.1`.
+    case ipv6
+    /// An absolute URI by RFC 3986: `https://example.com/a?b#c`, `mailto:ada@example.com`.
     case uri
+    /// A URI or a relative reference by RFC 3986: `../menu?item=3`.
+    case uriReference = "uri-reference"
     /// A UUID in its 8-4-4-4-12 hexadecimal form, either case.
     case uuid
+    /// A JSON pointer by RFC 6901: `/items/0/name`.
+    case jsonPointer = "json-pointer"
 }
 
 /// What an object may hold beyond the members its schema names.

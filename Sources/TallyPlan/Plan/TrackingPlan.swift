@@ -18,22 +18,31 @@ public struct TrackingPlan: Sendable, Hashable {
     public var version: Int
     /// The planned events, in file order.
     public var events: [PlannedEvent]
+    /// The keywords of the plan file that Tally does not check, in file order: JSON Schema keywords outside
+    /// its subset (`$ref`, `anyOf`...), unknown keywords (a misspelt `minLenght`) and unknown `format`s.
+    /// Validation would pass events that break them, so ``init(contentsOf:allowingUncheckedKeywords:)``
+    /// refuses such a plan unless told otherwise. Empty for plans made in code.
+    public var uncheckedKeywords: [UncheckedKeyword]
 
     /// The format version this Tally reads and writes.
     public static let currentVersion = 1
 
     /// Creates a plan in code.
-    public init(version: Int = TrackingPlan.currentVersion, events: [PlannedEvent]) {
+    public init(
+        version: Int = TrackingPlan.currentVersion, events: [PlannedEvent], uncheckedKeywords: [UncheckedKeyword] = []
+    ) {
         self.version = version
         self.events = events
+        self.uncheckedKeywords = uncheckedKeywords
     }
 
     /// The planned event an event of this kind and name is checked against, if any.
     ///
     /// Track and screen events match by kind and name. Identify, group and alias events carry an id as their
-    /// name, so they match the plan's one event of their kind, whatever its name.
+    /// name, so they match the plan's one event of their kind, whatever its name. Names match by Unicode code
+    /// points, as JSON compares strings.
     public func event(named name: String, kind: Event.Kind = .track) -> PlannedEvent? {
-        events.first { $0.kind == kind && (!kind.matchesByName || $0.name == name) }
+        events.first { $0.kind == kind && (!kind.matchesByName || $0.name.hasSameCodePoints(as: name)) }
     }
 }
 
@@ -61,10 +70,10 @@ public struct PlannedEvent: Sendable, Hashable {
     public var owner: String?
     /// Free-form labels.
     public var tags: [String]
-    /// The schema of each property, by name.
-    public var properties: [String: PropertySchema]
-    /// The properties every event must carry, sorted.
-    public var required: [String]
+    /// The schema of each property, by name. Names are compared by code points: see ``PropertyName``.
+    public var properties: [PropertyName: PropertySchema]
+    /// The properties every event must carry, in code point order.
+    public var required: [PropertyName]
     /// Whether properties not in ``properties`` are allowed. Default false: they are
     /// ``PlanViolation/Kind/unexpectedProperty`` violations.
     public var additionalProperties: Bool
@@ -74,7 +83,7 @@ public struct PlannedEvent: Sendable, Hashable {
     /// Creates a planned event.
     public init(
         name: String, kind: Event.Kind = .track, description: String = "", owner: String? = nil,
-        tags: [String] = [], properties: [String: PropertySchema] = [:], required: [String] = [],
+        tags: [String] = [], properties: [PropertyName: PropertySchema] = [:], required: [PropertyName] = [],
         additionalProperties: Bool = false, location: SourceLocation? = nil
     ) {
         self.name = name

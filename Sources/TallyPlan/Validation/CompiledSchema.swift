@@ -1,9 +1,9 @@
 import Foundation
 import Tally
 
-/// A ``PropertySchema`` turned into what validation reads fastest: a type bit mask, bounds as plain
-/// doubles with infinite defaults, a compiled regular expression and member lookups, plus flags that let
-/// a value skip every group of rules it cannot break.
+/// A ``PropertySchema`` turned into what validation reads fastest: a type bit mask, bounds ready for one
+/// `Int` or `Double` comparison, a compiled regular expression and member lookups, plus flags that let a
+/// value skip every group of rules it cannot break.
 ///
 /// Immutable after creation, so it is safe to share across threads.
 final class CompiledSchema: Sendable {
@@ -61,21 +61,27 @@ final class CompiledSchema: Sendable {
     let enumValues: [PropertyValue]?
     /// The enum as strings when every value is one: a cheaper comparison for the common case.
     let enumStrings: [String]?
+    /// Their fingerprints, which decide most comparisons without touching the strings.
+    let enumFingerprints: [NameFingerprint]
     let constValue: PropertyValue?
     let pattern: CompiledPattern?
-    let minimum: Double
-    let maximum: Double
-    let exclusiveMinimum: Double
-    let exclusiveMaximum: Double
+    let minimum: CompiledNumber?
+    let maximum: CompiledNumber?
+    let exclusiveMinimum: CompiledNumber?
+    let exclusiveMaximum: CompiledNumber?
+    let multipleOf: CompiledNumber?
     let minLength: Int
     let maxLength: Int
     let format: StringFormat?
     let items: CompiledSchema?
     let minItems: Int
     let maxItems: Int
+    let uniqueItems: Bool
     let members: MemberTable
-    let requiredNames: [String]
+    let requiredNames: [PropertyName]
     let additional: Additional
+    let minProperties: Int
+    let maxProperties: Int
     let pii: Bool
 
     let rules: Rules
@@ -91,20 +97,23 @@ final class CompiledSchema: Sendable {
         } else {
             enumStrings = nil
         }
+        enumFingerprints = enumStrings?.map(NameFingerprint.init) ?? []
         constValue = schema.constValue
         pattern = schema.pattern.map(CompiledPattern.init)
-        minimum = schema.minimum ?? -.infinity
-        maximum = schema.maximum ?? .infinity
-        exclusiveMinimum = schema.exclusiveMinimum ?? -.infinity
-        exclusiveMaximum = schema.exclusiveMaximum ?? .infinity
+        minimum = schema.minimum.map(CompiledNumber.init)
+        maximum = schema.maximum.map(CompiledNumber.init)
+        exclusiveMinimum = schema.exclusiveMinimum.map(CompiledNumber.init)
+        exclusiveMaximum = schema.exclusiveMaximum.map(CompiledNumber.init)
+        multipleOf = schema.multipleOf.map(CompiledNumber.init)
         minLength = schema.minLength ?? 0
         maxLength = schema.maxLength ?? .max
         format = schema.format
         items = schema.items.map { CompiledSchema($0) }
         minItems = schema.minItems ?? 0
         maxItems = schema.maxItems ?? .max
+        uniqueItems = schema.uniqueItems
         let required = Set(schema.required)
-        var members: [String: Member] = [:]
+        var members: [PropertyName: Member] = [:]
         for (name, property) in schema.properties ?? [:] {
             members[name] = Member(schema: CompiledSchema(property), isRequired: required.contains(name))
         }
@@ -116,6 +125,8 @@ final class CompiledSchema: Sendable {
         case .forbidden: additional = .forbidden
         case .schema(let nested): additional = .schema(CompiledSchema(nested))
         }
+        minProperties = schema.minProperties ?? 0
+        maxProperties = schema.maxProperties ?? .max
         pii = schema.pii
 
         var rules: Rules = []
@@ -126,12 +137,19 @@ final class CompiledSchema: Sendable {
             rules.insert(.string)
         }
         if schema.minimum != nil || schema.maximum != nil || schema.exclusiveMinimum != nil
-            || schema.exclusiveMaximum != nil
+            || schema.exclusiveMaximum != nil || schema.multipleOf != nil
         {
             rules.insert(.number)
         }
-        if schema.items != nil || schema.minItems != nil || schema.maxItems != nil { rules.insert(.array) }
-        if case .allowed = additional, members.isEmpty {} else { rules.insert(.object) }
+        if schema.items != nil || schema.minItems != nil || schema.maxItems != nil || schema.uniqueItems {
+            rules.insert(.array)
+        }
+        if case .allowed = additional, members.isEmpty, schema.required.isEmpty, schema.minProperties == nil,
+            schema.maxProperties == nil
+        {
+        } else {
+            rules.insert(.object)
+        }
         self.rules = rules
     }
 
@@ -145,24 +163,25 @@ final class CompiledSchema: Sendable {
 /// An object's declared members, found by name.
 ///
 /// Plans have a handful of properties per event, so up to 32 members are kept in arrays and found by a
-/// linear scan of ``NameFingerprint``s (no hashing), confirmed by string equality; larger sets use a
-/// dictionary. Names match by their UTF-8 bytes, as JSON compares member names.
+/// linear scan of ``NameFingerprint``s (no hashing); larger sets use a dictionary. Names match by their
+/// Unicode code points (their UTF-8 bytes), as JSON compares member names, never by `String`'s canonical
+/// equivalence.
 struct MemberTable: Sendable {
     private let fingerprints: [NameFingerprint]
-    let names: [String]
+    let names: [PropertyName]
     /// The members' schemas, kept alive by `owners`; validation reads them through `Unmanaged` to skip a
     /// retain and release per property on its hot path.
     let schemas: [Unmanaged<CompiledSchema>]
     private let owners: [CompiledSchema]
     let isRequired: [Bool]
-    private let dictionary: [String: Int]?
+    private let dictionary: [PropertyName: Int]?
 
     static let linearLimit = 32
 
-    init(_ members: [String: CompiledSchema.Member]) {
+    init(_ members: [PropertyName: CompiledSchema.Member]) {
         let sorted = members.sorted { $0.key < $1.key }
         names = sorted.map(\.key)
-        fingerprints = names.map(NameFingerprint.init)
+        fingerprints = names.map { NameFingerprint($0.string) }
         owners = sorted.map(\.value.schema)
         schemas = owners.map { Unmanaged.passUnretained($0) }
         isRequired = sorted.map(\.value.isRequired)
@@ -176,10 +195,11 @@ struct MemberTable: Sendable {
     /// The position of the member called `name`, if declared.
     @inline(__always)
     func index(of name: String) -> Int? {
-        if let dictionary { return dictionary[name] }
+        if let dictionary { return dictionary[PropertyName(name)] }
         let fingerprint = NameFingerprint(name)
-        for index in fingerprints.indices where fingerprints[index] == fingerprint && names[index] == name {
-            return index
+        for index in fingerprints.indices where fingerprints[index] == fingerprint {
+            // Up to 16 bytes the fingerprint holds every byte; longer names compare the rest.
+            if fingerprint.length <= 16 || names[index].string.hasSameCodePoints(as: name) { return index }
         }
         return nil
     }

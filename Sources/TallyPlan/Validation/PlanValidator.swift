@@ -19,6 +19,10 @@ import Tally
 /// The keyword subset follows JSON Schema 2020-12 (see <doc:TrackingPlans>). Tally's own rules:
 /// - Track and screen events match the planned event of the same kind and name; identify, group and alias
 ///   events, whose names are ids, match the plan's event of their kind.
+/// - Strings compare by Unicode code points everywhere (event and property names, `enum`, `const`,
+///   `required`), never by `String`'s canonical equivalence; numbers compare exactly at any size.
+/// - Keywords the plan has but Tally does not check (``TrackingPlan/uncheckedKeywords``) are skipped; load
+///   plans with ``TrackingPlan/init(contentsOf:allowingUncheckedKeywords:)``, which refuses them by default.
 /// - At event level, properties the plan does not declare are violations unless the event says
 ///   `additionalProperties: true`. Nested objects follow JSON Schema: extra members are fine unless
 ///   `additionalProperties` is `false` or a schema.
@@ -32,8 +36,8 @@ public struct PlanValidator: Sendable {
     /// by default.
     public let redactionMarker: String
 
-    private let tracks: [String: CompiledEvent]
-    private let screens: [String: CompiledEvent]
+    private let tracks: EventTable
+    private let screens: EventTable
     private let identify: CompiledEvent?
     private let group: CompiledEvent?
     private let alias: CompiledEvent?
@@ -46,19 +50,19 @@ public struct PlanValidator: Sendable {
     public init(plan: TrackingPlan, redactionMarker: String = "[redacted]") {
         self.plan = plan
         self.redactionMarker = redactionMarker
-        var tracks: [String: CompiledEvent] = [:]
-        var screens: [String: CompiledEvent] = [:]
+        var tracks: [CompiledEvent] = []
+        var screens: [CompiledEvent] = []
         var byKind: [Event.Kind: CompiledEvent] = [:]
         for event in plan.events {
             let compiled = CompiledEvent(event)
             switch event.kind {
-            case .track: if tracks[event.name] == nil { tracks[event.name] = compiled }
-            case .screen: if screens[event.name] == nil { screens[event.name] = compiled }
+            case .track: tracks.append(compiled)
+            case .screen: screens.append(compiled)
             case .identify, .group, .alias: if byKind[event.kind] == nil { byKind[event.kind] = compiled }
             }
         }
-        self.tracks = tracks
-        self.screens = screens
+        self.tracks = EventTable(tracks)
+        self.screens = EventTable(screens)
         self.identify = byKind[.identify]
         self.group = byKind[.group]
         self.alias = byKind[.alias]
@@ -88,8 +92,8 @@ public struct PlanValidator: Sendable {
     private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
         let compiled: CompiledEvent?
         switch event.kind {
-        case .track: compiled = tracks[event.name]
-        case .screen: compiled = screens[event.name]
+        case .track: compiled = tracks.event(named: event.name)
+        case .screen: compiled = screens.event(named: event.name)
         case .identify: compiled = identify
         case .group: compiled = group
         case .alias: compiled = alias
@@ -97,7 +101,8 @@ public struct PlanValidator: Sendable {
         guard let compiled else {
             return [
                 PlanViolation(
-                    .unknownEvent, eventName: event.name, eventKind: event.kind, path: "", rule: unknownEventRule(event),
+                    .unknownEvent, eventName: event.name, eventKind: event.kind, path: "",
+                    rule: unknownEventRule(event),
                     actual: nil, eventIndex: index)
             ]
         }
@@ -108,9 +113,49 @@ public struct PlanValidator: Sendable {
 
     /// Says where else the name is planned, if anywhere: the usual cause of an unknown event.
     private func unknownEventRule(_ event: Event) -> String {
-        let others = plan.events.filter { $0.name == event.name && $0.kind != event.kind }.map(\.kind.rawValue)
+        let others = plan.events.filter { $0.name.hasSameCodePoints(as: event.name) && $0.kind != event.kind }
+            .map(\.kind.rawValue)
         guard !others.isEmpty else { return "plan" }
         return "the plan has it as a \(others.joined(separator: " and a ")) event"
+    }
+}
+
+/// Planned events found by name, by Unicode code points: an event named "café" with a decomposed "é" is not
+/// the planned "café".
+///
+/// `String` keys hash fast but equate canonically equivalent names, so a hit is confirmed byte for byte; only
+/// a plan naming two canonically equivalent events needs the second, exact table.
+struct EventTable: Sendable {
+    private let byName: [String: CompiledEvent]
+    private let exact: [PropertyName: CompiledEvent]?
+
+    /// The first event of each name wins.
+    init(_ events: [CompiledEvent]) {
+        var byName: [String: CompiledEvent] = [:]
+        var exact: [PropertyName: CompiledEvent] = [:]
+        var collides = false
+        for event in events {
+            if let first = byName[event.event.name] {
+                if !first.event.name.hasSameCodePoints(as: event.event.name) { collides = true }
+            } else {
+                byName[event.event.name] = event
+            }
+            if exact[PropertyName(event.event.name)] == nil { exact[PropertyName(event.event.name)] = event }
+        }
+        self.byName = byName
+        self.exact = collides ? exact : nil
+    }
+
+    @inline(__always)
+    func event(named name: String) -> CompiledEvent? {
+        guard let found = byName[name] else { return nil }
+        let fingerprint = NameFingerprint(name)
+        if fingerprint == found.nameFingerprint,
+            fingerprint.length <= 16 || found.event.name.hasSameCodePoints(as: name)
+        {
+            return found
+        }
+        return exact?[PropertyName(name)]
     }
 }
 
@@ -118,9 +163,11 @@ public struct PlanValidator: Sendable {
 final class CompiledEvent: Sendable {
     let event: PlannedEvent
     let schema: CompiledSchema
+    let nameFingerprint: NameFingerprint
 
     init(_ event: PlannedEvent) {
         self.event = event
+        self.nameFingerprint = NameFingerprint(event.name)
         self.schema = CompiledSchema(event.objectSchema)
     }
 }

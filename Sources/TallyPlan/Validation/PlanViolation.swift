@@ -27,14 +27,22 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case patternMismatch
         /// A number breaks `minimum`, `maximum`, `exclusiveMinimum` or `exclusiveMaximum`.
         case outOfRange
-        /// A string breaks `minLength` or `maxLength`, or an array breaks `minItems` or `maxItems`.
+        /// A number divided by `multipleOf` does not give an integer.
+        case notMultipleOf
+        /// A string breaks `minLength` or `maxLength`, an array `minItems` or `maxItems`, or an object
+        /// `minProperties` or `maxProperties`.
         case length
+        /// An array with `uniqueItems: true` holds two equal elements.
+        case notUnique
         /// A property or member the schema does not declare, where additional properties are not allowed.
         case unexpectedProperty
         /// A property marked `pii: true` holds a value other than `null` or the redaction marker.
         case piiPresent
-        /// A string is not a valid `format` value (date-time, email, uri, uuid).
+        /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
+        /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
+        /// validation; events built by hand and checked directly can still carry them.)
+        case nonFiniteNumber
     }
 
     /// What kind of rule was broken.
@@ -82,14 +90,18 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case .notConst: return "\(value) is not \(rule)"
         case .patternMismatch: return "\(value) does not match \(rule)"
         case .outOfRange: return "\(value) breaks \(rule)"
+        case .notMultipleOf: return "\(value) is not a multiple of \(rule.dropFirst("multipleOf: ".count)) (\(rule))"
         case .length:
             let size: String
             switch actual {
             case .string(let string): size = "\(string.unicodeScalars.count) characters"
             case .array(let elements): size = "\(elements.count) elements"
+            case .object(let members): size = "\(members.count) members"
             default: size = "a size"
             }
             return "\(value) has \(size), breaking \(rule)"
+        case .notUnique: return "\(value) breaks \(rule)"
+        case .nonFiniteNumber: return "\(value) cannot be written in JSON (\(rule)); send null or a finite number"
         case .unexpectedProperty: return "the plan does not declare this property (\(rule))"
         case .piiPresent: return "personal data sent unredacted (\(rule)); redact it or leave it out"
         case .formatMismatch: return "\(value) is not valid for \(rule)"
@@ -105,6 +117,7 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
     private var shownValue: String {
         guard let actual else { return "nothing" }
         if isPersonalData { return "a \(actual.typeName) value (personal data, not shown)" }
+        if case .double(let double) = actual, !double.isFinite { return "\(double)" }  // jsonString would say null
         let json = actual.jsonString
         return json.count > 80 ? String(json.prefix(77)) + "..." : json
     }

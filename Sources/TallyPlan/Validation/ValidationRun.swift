@@ -35,7 +35,7 @@ struct ValidationRun {
     }
 
     /// Checks an object's members: declared ones against their schemas, required ones for presence, others
-    /// by `additionalProperties`.
+    /// by `additionalProperties`, and their count. Names match by code points.
     mutating func checkMembers(
         _ object: [String: PropertyValue], of schema: CompiledSchema, personal: Bool, path: () -> String
     ) {
@@ -50,16 +50,26 @@ struct ValidationRun {
                 switch schema.additional {
                 case .allowed: break
                 case .forbidden:
-                    report(.unexpectedProperty, { path() + "/" + JSONPointer.escape(key) }, "additionalProperties: false", value, personal: personal)
+                    report(
+                        .unexpectedProperty, { path() + "/" + JSONPointer.escape(key) }, "additionalProperties: false",
+                        value, personal: personal)
                 case .schema(let additional):
                     check(value, additional, personal: personal) { path() + "/" + JSONPointer.escape(key) }
                 }
             }
         }
         if requiredSeen < schema.requiredNames.count {
-            for name in schema.requiredNames where object[name] == nil {
-                report(.missingRequired, { path() + "/" + JSONPointer.escape(name) }, "required", nil, personal: personal)
+            for name in schema.requiredNames where JSONEquality.member(name.string, of: object) == nil {
+                report(
+                    .missingRequired, { path() + "/" + JSONPointer.escape(name.string) }, "required", nil,
+                    personal: personal)
             }
+        }
+        if object.count < schema.minProperties {
+            report(.length, path, "minProperties: \(schema.minProperties)", .object(object), personal: personal)
+        }
+        if object.count > schema.maxProperties {
+            report(.length, path, "maxProperties: \(schema.maxProperties)", .object(object), personal: personal)
         }
     }
 
@@ -70,36 +80,71 @@ struct ValidationRun {
         if rules.contains(.pii) {
             switch value {
             case .null: return
-            case .string(let string) where string == redactionMarker: return
+            case .string(let string) where string.hasSameCodePoints(as: redactionMarker): return
             default: report(.piiPresent, path, "pii: true", value, personal: true)
             }
         }
         guard Self.hasType(value, schema.types) else {
+            if case .double(let double) = value, !double.isFinite { return reportNonFinite(value, personal, path) }
             return report(.wrongType, path, schema.typeRule, value, personal: personal)
         }
-        if rules.isEmpty { return }
-        if rules.contains(.enumeration), let enumValues = schema.enumValues,
-            !Self.isMember(value, enumValues, strings: schema.enumStrings)
-        {
-            report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
+        if rules.isEmpty {
+            if case .double(let double) = value, !double.isFinite { reportNonFinite(value, personal, path) }
+            return
         }
-        if rules.contains(.constant), let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
-            report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
-        }
+        let valueRules = !rules.isDisjoint(with: [.enumeration, .constant])
         switch value {
         case .string(let string):
+            if valueRules { checkEnumAndConst(value, string: string, schema, personal: personal, path: path) }
             if rules.contains(.string) { checkString(string, value, schema, personal: personal, path: path) }
         case .int(let int):
-            if rules.contains(.number) { checkNumber(Double(int), value, schema, personal: personal, path: path) }
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { $0.compare(int, exact: $1()) },
+                    divides: { $0.divides(int, exact: $1()) })
+            }
         case .double(let double):
-            if rules.contains(.number) { checkNumber(double, value, schema, personal: personal, path: path) }
+            guard double.isFinite else { return reportNonFinite(value, personal, path) }
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { $0.compare(double, exact: $1()) },
+                    divides: { CompiledNumber.divides(value, $1()) })
+            }
+        case .bigNumber:
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
+            if rules.contains(.number) {
+                checkNumber(
+                    value, schema, personal: personal, path: path, order: { CompiledNumber.compare(value, $1()) },
+                    divides: { CompiledNumber.divides(value, $1()) })
+            }
         case .array(let elements):
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
             if rules.contains(.array) { checkArray(elements, value, schema, personal: personal, path: path) }
         case .object(let members):
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
             if rules.contains(.object) { checkMembers(members, of: schema, personal: personal, path: path) }
         case .bool, .null:
-            break
+            if valueRules { checkEnumAndConst(value, string: nil, schema, personal: personal, path: path) }
         }
+    }
+
+    /// `enum` and `const`; `string` is the value when it is a string, for the fast path of string enums.
+    @inline(__always)
+    private mutating func checkEnumAndConst(
+        _ value: PropertyValue, string: String?, _ schema: CompiledSchema, personal: Bool, path: () -> String
+    ) {
+        if let enumValues = schema.enumValues, !Self.isMember(value, string: string, enumValues, schema) {
+            report(.notInEnum, path, "enum: " + PropertyValue.array(enumValues).jsonString, value, personal: personal)
+        }
+        if let constValue = schema.constValue, !JSONEquality.equal(value, constValue) {
+            report(.notConst, path, "const: " + constValue.jsonString, value, personal: personal)
+        }
+    }
+
+    private mutating func reportNonFinite(_ value: PropertyValue, _ personal: Bool, _ path: () -> String) {
+        report(.nonFiniteNumber, path, "JSON numbers are finite", value, personal: personal)
     }
 
     private mutating func checkString(
@@ -124,31 +169,45 @@ struct ValidationRun {
         }
     }
 
+    /// Bounds compare exactly, whatever the sizes: `order` compares the value with a compiled bound (and the
+    /// plan's number, should only the exact comparison tell), `divides` checks `multipleOf`.
+    @inline(__always)
     private mutating func checkNumber(
-        _ number: Double, _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+        _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String,
+        order: (CompiledNumber, @autoclosure () -> SchemaNumber) -> Int,
+        divides: (CompiledNumber, @autoclosure () -> SchemaNumber) -> Bool
     ) {
-        if number < schema.minimum {
-            report(.outOfRange, path, "minimum: \(schema.minimum.shortDescription)", value, personal: personal)
+        if let bound = schema.minimum, order(bound, schema.source.minimum!) < 0 {
+            report(.outOfRange, path, "minimum: \(schema.source.minimum!)", value, personal: personal)
         }
-        if number > schema.maximum {
-            report(.outOfRange, path, "maximum: \(schema.maximum.shortDescription)", value, personal: personal)
+        if let bound = schema.maximum, order(bound, schema.source.maximum!) > 0 {
+            report(.outOfRange, path, "maximum: \(schema.source.maximum!)", value, personal: personal)
         }
-        if number <= schema.exclusiveMinimum {
-            report(.outOfRange, path, "exclusiveMinimum: \(schema.exclusiveMinimum.shortDescription)", value, personal: personal)
+        if let bound = schema.exclusiveMinimum, order(bound, schema.source.exclusiveMinimum!) <= 0 {
+            report(.outOfRange, path, "exclusiveMinimum: \(schema.source.exclusiveMinimum!)", value, personal: personal)
         }
-        if number >= schema.exclusiveMaximum {
-            report(.outOfRange, path, "exclusiveMaximum: \(schema.exclusiveMaximum.shortDescription)", value, personal: personal)
+        if let bound = schema.exclusiveMaximum, order(bound, schema.source.exclusiveMaximum!) >= 0 {
+            report(.outOfRange, path, "exclusiveMaximum: \(schema.source.exclusiveMaximum!)", value, personal: personal)
+        }
+        if let divisor = schema.multipleOf, !divides(divisor, schema.source.multipleOf!) {
+            report(.notMultipleOf, path, "multipleOf: \(schema.source.multipleOf!)", value, personal: personal)
         }
     }
 
     private mutating func checkArray(
-        _ elements: [PropertyValue], _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String
+        _ elements: [PropertyValue], _ value: PropertyValue, _ schema: CompiledSchema, personal: Bool,
+        path: () -> String
     ) {
         if elements.count < schema.minItems {
             report(.length, path, "minItems: \(schema.minItems)", value, personal: personal)
         }
         if elements.count > schema.maxItems {
             report(.length, path, "maxItems: \(schema.maxItems)", value, personal: personal)
+        }
+        if schema.uniqueItems, let (first, second) = JSONEquality.firstRepeat(in: elements) {
+            report(
+                .notUnique, path, "uniqueItems: true (elements \(first) and \(second) are equal)", value,
+                personal: personal)
         }
         if let items = schema.items {
             for (offset, element) in elements.enumerated() {
@@ -157,7 +216,8 @@ struct ValidationRun {
         }
     }
 
-    /// JSON Schema's `type`: integers are `.int` or whole finite doubles; numbers are either.
+    /// JSON Schema's `type`: integers are `.int`, whole finite doubles and big numbers without a fraction;
+    /// numbers are any of them.
     @inline(__always)
     static func hasType(_ value: PropertyValue, _ types: CompiledSchema.TypeMask) -> Bool {
         if types == .any { return true }
@@ -167,6 +227,7 @@ struct ValidationRun {
         case .double(let double):
             if types.contains(.number) { return true }
             return types.contains(.integer) && double.isFinite && double.rounded(.towardZero) == double
+        case .bigNumber(let number): return types.contains(.number) || (types.contains(.integer) && number.isInteger)
         case .bool: return types.contains(.boolean)
         case .array: return types.contains(.array)
         case .object: return types.contains(.object)
@@ -175,11 +236,20 @@ struct ValidationRun {
     }
 
     @inline(__always)
-    static func isMember(_ value: PropertyValue, _ values: [PropertyValue], strings: [String]?) -> Bool {
-        if let strings {
-            guard case .string(let string) = value else { return false }
-            return strings.contains(string)
+    static func isMember(
+        _ value: PropertyValue, string: String?, _ values: [PropertyValue], _ schema: CompiledSchema
+    ) -> Bool {
+        if let strings = schema.enumStrings {
+            guard let string else { return false }
+            let fingerprint = NameFingerprint(string)
+            let fingerprints = schema.enumFingerprints
+            for index in fingerprints.indices where fingerprints[index] == fingerprint {
+                // Up to 16 bytes the fingerprint holds every byte.
+                if fingerprint.length <= 16 || strings[index].hasSameCodePoints(as: string) { return true }
+            }
+            return false
         }
-        return values.contains { JSONEquality.equal(value, $0) }
+        for candidate in values where JSONEquality.equal(value, candidate) { return true }
+        return false
     }
 }

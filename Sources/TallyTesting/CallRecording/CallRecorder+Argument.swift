@@ -148,6 +148,7 @@ extension CallRecorder.Argument: CustomStringConvertible {
         case .string(let string): return string.debugDescription
         case .int(let int): return String(int)
         case .double(let double): return String(double)
+        case .bigNumber(let number): return number.text
         case .bool(let bool): return String(bool)
         case .null: return "nil"
         case .array(let elements): return "[" + elements.map(swiftText).joined(separator: ", ") + "]"
@@ -193,6 +194,7 @@ extension CallRecorder.Argument: CustomDumpRepresentable {
         case .string(let string): return string
         case .int(let int): return int
         case .double(let double): return double
+        case .bigNumber(let number): return number
         case .bool(let bool): return bool
         case .null: return Any?.none as Any
         case .array(let elements): return elements.map(swiftValue)

@@ -4,9 +4,18 @@ import Tally
 
 /// Builds the text of a failed expectation: what was expected, what was recorded, and a diff against the
 /// closest recorded event.
+///
+/// Nesting never costs more stack than a few levels of CustomDump: a property value nested deeper than
+/// ``diffDepth`` levels shows in the diff as one line of JSON (cut to `null` past
+/// `PropertyValue.maximumDepth`, 64 levels, like all JSON Tally writes), and recorded events are listed
+/// as JSON.
 enum FailureReport {
     /// How many recorded events a message lists before eliding the middle.
     static let listedLimit = 20
+
+    /// The deepest nesting of arrays and objects a diff shows as a tree: 8 levels. CustomDump needs tens
+    /// of kilobytes of stack per level; at 8 levels a diff fits on a 512 KiB thread with room to spare.
+    static let diffDepth = 8
 
     static func message(
         _ headline: String, matcher: EventMatcher? = nil, recorded: [(index: Int, event: Event)]
@@ -76,13 +85,23 @@ extension String {
     }
 }
 
+extension BigNumber: CustomDumpStringConvertible {
+    /// Dumps as the number's JSON text, `18446744073709551617`.
+    public var customDumpDescription: String { text }
+}
+
 extension PropertyValue: CustomDumpRepresentable {
     /// Dumps as the plain value (`"Pizza"`, `9.5`, `nil`), so diffs read like the literal in the test.
+    ///
+    /// A value whose arrays and objects nest deeper than 8 levels dumps as one line of its JSON instead,
+    /// so dumping and diffing it never recurses deeper than that, however deep the value.
     public var customDumpValue: Any {
+        if nests(deeperThan: FailureReport.diffDepth) { return JSONLine(text: jsonString) }
         switch self {
         case .string(let value): return value
         case .int(let value): return value
         case .double(let value): return value
+        case .bigNumber(let value): return value
         case .bool(let value): return value
         case .array(let value): return value
         case .object(let value): return value
@@ -102,4 +121,10 @@ extension Event: CustomDumpReflectable {
         children.append(("properties", properties))
         return Mirror(self, children: children, displayStyle: .struct)
     }
+}
+
+/// A value dumped as its JSON text, without quotes.
+private struct JSONLine: CustomDumpStringConvertible {
+    var text: String
+    var customDumpDescription: String { text }
 }

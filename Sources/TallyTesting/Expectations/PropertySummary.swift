@@ -59,6 +59,7 @@ struct PropertySummary: Sendable {
         case .string: return 0x9E37_79B9_7F4A_7C15
         case .int(let int): return UInt64(bitPattern: Int64(int)) &* 0xBF58_476D_1CE4_E5B9
         case .double(let double): return (double == 0 ? 0 : double.bitPattern) &* 0x94D0_49BB_1331_11EB
+        case .bigNumber: return 0x3C79_AC49_2BA7_B653  // rare: one value for all, consistent with ==
         case .bool(let bool): return bool ? 0x2545_F491_4F6C_DD1D : 0x5851_F42D_4C95_7F2D
         case .array(let array): return UInt64(truncatingIfNeeded: array.count) &* 0x1405_7B7E_F767_814F | 1
         case .object(let object): return UInt64(truncatingIfNeeded: object.count) &* 0x2127_599B_F432_5C37 | 2

@@ -135,7 +135,7 @@ public struct AmplitudeDestination: Destination {
                 result[key] = cut(members[key]!, path: VendorRules.path(path, key), event: event, problems: &problems)
             }
             return .object(result)
-        case .int, .double, .bool, .null:
+        case .int, .double, .bigNumber, .bool, .null:
             return value
         }
     }

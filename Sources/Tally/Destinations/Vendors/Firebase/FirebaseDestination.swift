@@ -275,7 +275,7 @@ public struct FirebaseDestination: Destination {
     ) -> PropertyValue? {
         switch value {
         case .string(let text): return string(text, path: path, event: event, problems: &problems)
-        case .int, .double: return value
+        case .int, .double, .bigNumber: return value
         case .bool(let bool): return .int(bool ? 1 : 0)
         case .null, .array, .object:
             problems.append(
@@ -334,6 +334,7 @@ public struct FirebaseDestination: Destination {
             case .string(let string): text = string
             case .int(let int): text = String(int)
             case .double(let double): text = String(double)
+            case .bigNumber(let number): text = number.text
             case .bool(let bool): text = bool ? "true" : "false"
             case .null: text = nil
             case .array, .object:

@@ -1,0 +1,135 @@
+import Tally
+
+/// Violations of recorded events, grouped by event, built one batch of events at a time.
+///
+/// Memory grows with the number of distinct events (at most ``maximumGroups`` are listed), never with the
+/// number of events.
+struct ValidationReport {
+    struct Group {
+        var name: String
+        var kind: Event.Kind
+        var events = 0
+        var failingEvents = 0
+        /// By violation kind, path and rule: a count and the first description.
+        var violations: [String: (count: Int, example: PlanViolation)] = [:]
+    }
+
+    /// One validated event: only what the report keeps of it.
+    struct Checked: Sendable {
+        var kind: Event.Kind
+        var name: String
+        var violations: [PlanViolation]
+    }
+
+    /// The most distinct events listed; the events of any further names are counted in ``unlisted``.
+    static let maximumGroups = 10_000
+
+    /// A group's kind and name, as a key that costs no allocation to make.
+    private struct GroupKey: Hashable {
+        var kind: Event.Kind
+        var name: String
+    }
+
+    private var groups: [Group] = []
+    private var index: [GroupKey: Int] = [:]
+    private(set) var checked = 0
+    private(set) var violationCount = 0
+    /// Events (and, of them, failing events and violations) of names past ``maximumGroups``.
+    private(set) var unlisted = (events: 0, failingEvents: 0, violations: 0)
+    /// Lines of the recordings that could not be read, so their events were not validated.
+    var unreadableLines = 0
+
+    init() {}
+
+    /// Validates `event` against `validator`, keeping only what the report needs.
+    static func check(_ event: Event, with validator: PlanValidator) -> Checked {
+        Checked(kind: event.kind, name: event.name, violations: validator.validate(event))
+    }
+
+    mutating func add(_ events: [Checked]) {
+        for event in events { add(event) }
+    }
+
+    mutating func add(_ event: Checked) {
+        checked += 1
+        violationCount += event.violations.count
+        let key = GroupKey(kind: event.kind, name: event.name)
+        let position: Int
+        if let existing = index[key] {
+            position = existing
+        } else if groups.count < Self.maximumGroups {
+            groups.append(Group(name: event.name, kind: event.kind))
+            position = groups.count - 1
+            index[key] = position
+        } else {
+            unlisted.events += 1
+            if !event.violations.isEmpty { unlisted.failingEvents += 1 }
+            unlisted.violations += event.violations.count
+            return
+        }
+        groups[position].events += 1
+        guard !event.violations.isEmpty else { return }
+        groups[position].failingEvents += 1
+        for violation in event.violations {
+            let signature = "\(violation.kind.rawValue) \(violation.path) \(violation.rule)"
+            let existing = groups[position].violations[signature]
+            groups[position].violations[signature] = ((existing?.count ?? 0) + 1, existing?.example ?? violation)
+        }
+    }
+
+    /// The groups with violations, sorted by name and kind.
+    var failingGroups: [Group] {
+        groups.filter { !$0.violations.isEmpty }.sorted { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
+    }
+
+    var failingEvents: Int { groups.reduce(unlisted.failingEvents) { $0 + $1.failingEvents } }
+
+    func text(files: Int, style: TerminalStyle) -> String {
+        var lines: [String] = []
+        for group in failingGroups {
+            lines.append(style.bold("\(group.kind.rawValue) \"\(group.name)\"") + ": \(group.failingEvents) of \(Self.count(group.events, "event")) \(group.failingEvents == 1 ? "breaks" : "break") the plan")
+            for (_, entry) in group.violations.sorted(by: { $0.key < $1.key }) {
+                lines.append("  \(style.red("×\(entry.count)")) \(entry.example.description)")
+            }
+        }
+        if unlisted.failingEvents > 0 {
+            lines.append(
+                "\(Self.count(unlisted.violations, "more violation")) in \(Self.count(unlisted.failingEvents, "event")) of names past the first \(Self.maximumGroups), not listed")
+        }
+        var verdict =
+            violationCount > 0
+            ? style.red(Self.count(violationCount, "violation")) + " in \(Self.count(failingEvents, "event"))"
+            : unreadableLines > 0 ? "no violations in the lines read" : style.green("every event is valid")
+        if unreadableLines > 0 {
+            verdict += "; " + style.red("\(Self.count(unreadableLines, "unreadable line")) not validated")
+        }
+        lines.append("Checked \(Self.count(checked, "event")) from \(Self.count(files, "recording")): \(verdict)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    func json(files: Int) -> String {
+        let groupsJSON: [PropertyValue] = failingGroups.map { group in
+            .object([
+                "name": .string(group.name), "kind": .string(group.kind.rawValue), "events": .int(group.events),
+                "failing_events": .int(group.failingEvents),
+                "violations": .array(
+                    group.violations.sorted(by: { $0.key < $1.key }).map { _, entry in
+                        .object([
+                            "kind": .string(entry.example.kind.rawValue), "path": .string(entry.example.path),
+                            "rule": .string(entry.example.rule), "count": .int(entry.count),
+                            "message": .string(entry.example.message),
+                        ])
+                    }),
+            ])
+        }
+        let report: PropertyValue = [
+            "recordings": .int(files), "events_checked": .int(checked), "violations": .int(violationCount),
+            "unreadable_lines": .int(unreadableLines), "events": .array(groupsJSON),
+        ]
+        return report.jsonString + "\n"
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

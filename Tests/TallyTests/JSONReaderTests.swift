@@ -1,0 +1,62 @@
+import Foundation
+import Tally
+import Testing
+
+/// The JSON reader's fast paths (eight string bytes at a time, integers without a `String`) against the
+/// plain rules, at every offset.
+struct JSONReaderTests {
+    @Test func stringsReadBackAtEveryOffsetOfEveryKindOfByte() throws {
+        let specials: [String] = ["\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}", " ", "é", "€", "𝄞", "/"]
+        for special in specials {
+            for offset in 0..<20 {
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 20 - offset)
+                let json = PropertyValue.string(text).jsonString
+                #expect(try PropertyValue(json: json) == .string(text), "\(json)")
+                // As a skipped member of a record, too.
+                let line = #"{"tally_record":1,"kind":"track","name":"x","source":"# + json + "}"
+                #expect(throws: Never.self) { try Record(line: Array(line.utf8)) }
+            }
+        }
+    }
+
+    @Test func rawControlCharactersAreRefusedAtEveryOffset() {
+        for byte: UInt8 in [0x00, 0x01, 0x0A, 0x1F] {
+            for offset in 0..<20 {
+                let bytes = Array("\"".utf8) + [UInt8](repeating: 0x61, count: offset) + [byte] + Array("bb\"".utf8)
+                #expect(throws: JSONError.self) { try PropertyValue(jsonBytes: bytes) }
+            }
+        }
+    }
+
+    @Test func integersOfEveryLengthReadExactly() throws {
+        var digits = ""
+        for length in 1...19 {
+            digits += String(length % 10)
+            let value = Int(digits)!
+            #expect(try PropertyValue(json: digits) == .int(value))
+            #expect(try PropertyValue(json: "-" + digits) == .int(-value))
+        }
+        #expect(try PropertyValue(json: String(Int.max)) == .int(Int.max))
+        #expect(try PropertyValue(json: String(Int.min)) == .int(Int.min))
+        #expect(try PropertyValue(json: "-0") == .int(0))
+        #expect(try PropertyValue(json: "9223372036854775808") == .double(9_223_372_036_854_775_808))
+    }
+
+    /// Short decimals take a fast path; it must give what `Double(_:)` gives (correct rounding) for each.
+    @Test func decimalsReadExactlyAsTheStandardLibraryReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0.0", "-0.0", "0.1", "0.5", "1.5", "9.95", "123456789012.34", "0.000000000000001", "99999999999999.9"]
+        for _ in 0..<2000 {
+            let whole = String(Int.random(in: 0...9_999_999, using: &generator))
+            let fraction = String((0..<Int.random(in: 1...(15 - whole.count), using: &generator)).map { _ in
+                Character(String(Int.random(in: 0...9, using: &generator)))
+            })
+            texts.append((Bool.random(using: &generator) ? "-" : "") + whole + "." + fraction)
+        }
+        for text in texts {
+            let read = try PropertyValue(json: text)
+            #expect(read == .double(Double(text)!), "\(text)")
+            if case .double(let value) = read { #expect(value.sign == Double(text)!.sign, "\(text)") }
+        }
+    }
+}
