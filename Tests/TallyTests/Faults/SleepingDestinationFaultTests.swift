@@ -28,9 +28,11 @@ struct SleepingDestinationFaultTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(.timeLimit(.minutes(3)))
     func flushAndShutdownComeBackAtTheirDeadlineWhileItStillWorks() async throws {
-        // 1,000 events at 5 ms each: five seconds of work, far longer than the test takes to advance the
-        // clock (the flush took 120 s with a destination like this one).
-        let slow = SleepingDestination(name: "slow", milliseconds: 5)
+        // 1,000 events at 100 ms each: 100 seconds of work, far longer than the test takes to advance the
+        // clock even under ThreadSanitizer on a loaded machine (the flush took 120 s with a
+        // destination like this one). It hurries through the rest when the test ends.
+        let slow = SleepingDestination(name: "slow", milliseconds: 100)
+        defer { slow.hurry() }
         let clock = ManualClock()
         var configuration = AnalyticsClient.Configuration(
             bufferingByDestination: ["slow": Buffering(capacity: 1000)])
