@@ -63,6 +63,17 @@ let package = Package(
             ],
             path: "Sources/ClientProfile"
         ),
+        // The caller's cost of `track` with an HTTPDestination against a no-op destination, in instructions
+        // under callgrind (see BENCHMARKS.md).
+        .executableTarget(
+            name: "DeliveryProfile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyDelivery", package: "Tally"),
+            ],
+            path: "Sources/DeliveryProfile"
+        ),
         // The kill -9 soak of TallyDelivery (1,000 kills): `swift run -c release DeliverySoak` (see BENCHMARKS.md).
         .executableTarget(
             name: "DeliverySoak",
