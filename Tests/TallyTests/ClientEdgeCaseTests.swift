@@ -8,18 +8,21 @@ struct ClientEdgeCaseTests {
     @Test(.timeLimit(.minutes(1)))
     func aCallerHeldBackByABlockingQueueDoesNotSlipPastAnOptOut() async {
         let gate = GateDestination()
+        // A caller about to wait for room reports it first, on its own thread: the test waits for that.
+        let callerWaits = ProblemSignal { $0.code == .waitingForRoom && $0.destination == nil }
         let analytics = AnalyticsClient(
             destinations: [gate],
             configuration: .init(
                 buffering: Buffering(capacity: 1, whenFull: .block),
-                destinationBuffering: Buffering(capacity: 1, whenFull: .block)))
+                destinationBuffering: Buffering(capacity: 1, whenFull: .block),
+                onProblem: callerWaits.receive))
         analytics.track("a")
         await gate.waitUntilBlocked()
         // The queues of one event each fill up behind "a" until a caller has to wait for room.
         Thread.detachNewThread {
             for name in ["b", "c", "d", "e"] { analytics.track(name) }
         }
-        await analytics.waitForBlockedCallers(1)
+        await callerWaits.wait()
         analytics.optOut()
         gate.open()
         await analytics.flush()
@@ -33,6 +36,10 @@ struct ClientEdgeCaseTests {
         #expect((diagnostics.dropped[.optedOut] ?? 0) + (diagnostics.destinations["gate"]?.dropped[.optedOut] ?? 0) == 4)
         #expect((diagnostics.dropped[.optedOut] ?? 0) >= 1)
         #expect(diagnostics.accounted(at: "gate") == 5)
+        // Waits are reported once per overflow episode (until the queue empties): for the callers, and, when
+        // the timing makes it wait, for the worker held back by the full destination queue.
+        let waits = diagnostics.recentProblems.filter { $0.code == .waitingForRoom }
+        #expect(waits.contains { $0.destination == nil && $0.outcome == .reported })
     }
 
     @Test(.timeLimit(.minutes(1)))

@@ -16,14 +16,28 @@ struct InputLimitsTests {
         #expect(problem.outcome == .dropped)
     }
 
-    @Test func namesOver256CharactersAreDropped() throws {
+    @Test func namesOver256BytesAreDropped() throws {
         #expect(limits.sanitize(Event(String(repeating: "a", count: 256))).event != nil)
-        #expect(limits.sanitize(Event(String(repeating: "é", count: 256))).event != nil)
+        // 'é' is two bytes in UTF-8: 128 of them fill the limit, 129 overflow it.
+        #expect(limits.sanitize(Event(String(repeating: "é", count: 128))).event != nil)
+        #expect(limits.sanitize(Event(String(repeating: "é", count: 129))).event == nil)
         let (event, problems) = limits.sanitize(Event(String(repeating: "a", count: 257)))
         #expect(event == nil)
         let problem = try #require(problems.only)
         #expect(problem.code == .nameTooLong)
-        #expect(problem.message == "The event name has 257 characters; at most 256 are allowed")
+        #expect(problem.message == "The event name has 257 UTF-8 bytes; at most 256 are allowed")
+    }
+
+    @Test func aOneCharacterNameOfAMegabyteIsDropped() throws {
+        // One character: a base letter and a million combining acute accents (2 bytes each).
+        let name = "e" + String(repeating: "\u{0301}", count: 500_000)
+        #expect(name.count == 1)
+        let (event, problems) = limits.sanitize(Event(name))
+        #expect(event == nil)
+        #expect(problems.map(\.code) == [.nameTooLong])
+        #expect(problems.first?.message == "The event name has 1000001 UTF-8 bytes; at most 256 are allowed")
+        // The problem names the event by a cut prefix, not by the whole megabyte.
+        #expect((problems.first?.eventName?.utf8.count ?? .max) <= 67)
     }
 
     @Test(arguments: [Double.nan, .infinity, -.infinity])
@@ -106,14 +120,19 @@ struct InputLimitsTests {
         analytics.track("", ["a": 1])
         analytics.track(String(repeating: "x", count: 300))
         analytics.track("ok", ["bad": .double(.nan)])
+        analytics.track("nul\u{0}name")
+        analytics.track("ok", ["zero\u{200B}width": 1])
         await analytics.flush()
 
-        #expect(memory.events == [Event("ok", ["bad": nil])])
+        #expect(memory.events == [Event("ok", ["bad": nil]), Event("ok")])
         let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 3)
-        #expect(diagnostics.dropped[.invalidEvent] == 2)
-        #expect(diagnostics.delivered["memory"] == 1)
-        #expect(reported.value.map(\.code) == [.emptyName, .nameTooLong, .nonFiniteNumber])
+        #expect(diagnostics.tracked == 5)
+        #expect(diagnostics.dropped[.invalidEvent] == 3)
+        #expect(diagnostics.delivered["memory"] == 2)
+        #expect(
+            reported.value.map(\.code) == [
+                .emptyName, .nameTooLong, .nonFiniteNumber, .invalidName, .invalidPropertyKey,
+            ])
         #expect(diagnostics.recentProblems == reported.value)
     }
 }

@@ -126,16 +126,15 @@ struct ProcessorTests {
     @Test func overlappingRoutesIntersect() {
         let first: any Processor = .route(to: ["a", "b"]) { _ in true }
         let second: any Processor = .route(to: ["b", "c"]) { _ in true }
-        #expect(first.process(envelope).flatMap(second.process)?.destinations == ["b"])
+        #expect(first.process(envelope).flatMap { second.process($0) }?.destinations == ["b"])
     }
 
     @Test func processorsRunInOrderOnTheWorker() async {
         struct Append: Processor {
             let suffix: String
-            func process(_ envelope: Envelope) -> Envelope? {
-                var envelope = envelope
+            func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
                 envelope.event.name += suffix
-                return envelope
+                return .keep
             }
         }
         let memory = InMemoryDestination()

@@ -104,35 +104,61 @@ let benchmarks: @Sendable () -> Void = {
     // (all threads) and mallocs are per event; ordo-one's own throughput metric counts whole iterations
     // per second and rounds one that takes longer than a second to zero, so events per second are
     // recorded as a custom metric.
-    let endToEndLosses = LossCheck()
-    Benchmark(
-        "track: end-to-end (3 destinations, 2 processors)",
-        configuration: .init(
-            metrics: [.wallClock, .cpuTotal, .mallocCountTotal, eventsPerSecond],
-            timeUnits: .automatic,
-            warmupIterations: 1,
-            scalingFactor: .mega,
-            maxDuration: .seconds(60),
-            // Odd, so the median is one sample: the time and events/s series are sorted apart, and with an
-            // even count under a bimodal load their medians can come from different samples.
-            maxIterations: 7
-        )
-    ) { benchmark, fixture in
-        let analytics = fixture.analytics
-        let clock = ContinuousClock()
-        let start = clock.now
-        for index in benchmark.scaledIterations {
-            analytics.track(SampleEvent.menuItemOrdered(index))
+    // The budget's setup, then the same with a fourth destination (the cost of one more) and with events of
+    // 50 properties (beside a reference that builds the same wide event).
+    let endToEndSetups: [(name: String, destinations: Int, properties: Int)] = [
+        ("track: end-to-end (3 destinations, 2 processors)", 3, 5),
+        ("track: end-to-end (4 destinations, 2 processors)", 4, 5),
+        ("track: end-to-end (3 destinations, 2 processors, 50 properties)", 3, 50),
+    ]
+    for setup in endToEndSetups {
+        let losses = LossCheck()
+        Benchmark(
+            setup.name,
+            configuration: .init(
+                metrics: [.wallClock, .cpuTotal, .mallocCountTotal, eventsPerSecond],
+                timeUnits: .automatic,
+                warmupIterations: 1,
+                scalingFactor: .mega,
+                maxDuration: .seconds(60),
+                // Odd, so the median is one sample: the time and events/s series are sorted apart, and with
+                // an even count under a bimodal load their medians can come from different samples.
+                maxIterations: 7
+            )
+        ) { benchmark, fixture in
+            let analytics = fixture.analytics
+            let clock = ContinuousClock()
+            let start = clock.now
+            for index in benchmark.scaledIterations {
+                analytics.track(SampleEvent.make(properties: setup.properties, index))
+            }
+            await analytics.flush(timeout: nil)
+            let elapsed = clock.now - start
+            benchmark.stopMeasurement()
+            benchmark.measurement(eventsPerSecond, perSecond(benchmark.scaledIterations.count, in: elapsed))
+            losses.check(fixture, benchmark)
+        } setup: {
+            ClientFixture(
+                buffering: Buffering(capacity: 10_000, whenFull: .block), destinationCount: setup.destinations)
+        } teardown: {
+            losses.stopIfAnythingWasLost()
         }
-        await analytics.flush()
-        let elapsed = clock.now - start
+    }
+
+    // The reference for the wide event: build it (50 properties) and call the three closures.
+    Benchmark(
+        "Reference: build a 50-property event + 3 closures",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal, threadCPU])
+    ) { benchmark, reference in
+        let cpu = ThreadCPUTime.now()
+        benchmark.startMeasurement()
+        for index in benchmark.scaledIterations {
+            reference.send(SampleEvent.wide(index))
+        }
         benchmark.stopMeasurement()
-        benchmark.measurement(eventsPerSecond, perSecond(benchmark.scaledIterations.count, in: elapsed))
-        endToEndLosses.check(fixture, benchmark)
+        benchmark.measurement(threadCPU, (ThreadCPUTime.now() - cpu) / burst.rawValue)
     } setup: {
-        ClientFixture(buffering: Buffering(capacity: 10_000, whenFull: .block))
-    } teardown: {
-        endToEndLosses.stopIfAnythingWasLost()
+        NaiveReference.make()
     }
 }
 

@@ -1,7 +1,8 @@
 import Tally
 
 /// A client set up as the performance budget describes it: two processors (super properties, then
-/// context) and three cheap destinations that count what they receive.
+/// context) and three cheap destinations that count what they receive (or another number of them, for the
+/// cost of one more destination).
 ///
 /// ```swift
 /// let fixture = ClientFixture(buffering: Buffering(capacity: 2_000))
@@ -29,8 +30,13 @@ public final class ClientFixture: Sendable {
     ///   - buffering: the client's own queue.
     ///   - destinationBuffering: each destination's queue; the same as `buffering` when nil.
     ///   - gate: when given, its processor runs before the two others (see ``WorkerGate``).
-    public init(buffering: Buffering, destinationBuffering: Buffering? = nil, gate: WorkerGate? = nil) {
-        destinations = ["first", "second", "third"].map { CountingDestination(name: $0) }
+    ///   - destinationCount: how many counting destinations; 3 in the budget's setup.
+    public init(
+        buffering: Buffering, destinationBuffering: Buffering? = nil, gate: WorkerGate? = nil,
+        destinationCount: Int = 3
+    ) {
+        let names = ["first", "second", "third"] + (3..<max(3, destinationCount)).map { "extra\($0 - 2)" }
+        destinations = names.prefix(destinationCount).map { CountingDestination(name: $0) }
         var processors = Self.processors()
         if let gate { processors.insert(gate.processor, at: 0) }
         analytics = AnalyticsClient(

@@ -1,19 +1,38 @@
+import Dispatch
 import Synchronization
 import Tally
 
 /// A destination that only counts what it receives, so memory stays flat however many events a benchmark
 /// sends (TallyTesting's `InMemoryDestination` would keep every envelope).
+///
+/// ``waitForCount(_:)`` blocks until a number of events has arrived, for a profiler's run, which must not
+/// poll (polling adds instructions to what callgrind counts) and cannot always await ``AnalyticsClient/flush()``.
 public final class CountingDestination: Destination {
     public let name: String
     private let received = Atomic<Int>(0)
+    private let target = Atomic<Int>(Int.max)
+    private let reached = DispatchSemaphore(value: 0)
 
     /// Creates a destination called `name`.
     public init(name: String) { self.name = name }
 
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
-        received.wrappingAdd(1, ordering: .relaxed)
+        let count = received.wrappingAdd(1, ordering: .relaxed).newValue
+        if count == target.load(ordering: .relaxed) { reached.signal() }
     }
 
     /// Events received so far. Exact once the client's `flush()` has returned.
     public var count: Int { received.load(ordering: .relaxed) }
+
+    /// Blocks the calling thread until `count` events have been received in all. Call it once per
+    /// destination, from one thread.
+    public func waitForCount(_ count: Int) {
+        target.store(count, ordering: .relaxed)
+        if received.load(ordering: .relaxed) >= count { return }
+        // The destination may have passed the target between the two loads above: wait with a bound and
+        // look again, so a missed signal costs at most 10 ms.
+        while reached.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+            if received.load(ordering: .relaxed) >= count { return }
+        }
+    }
 }

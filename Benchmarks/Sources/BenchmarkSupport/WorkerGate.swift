@@ -36,12 +36,12 @@ public final class WorkerGate: Sendable {
 
         public var name: String { "benchmark_gate" }
 
-        public func process(_ envelope: Envelope) -> Envelope? {
+        public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
             if envelope.event.kind == .screen, envelope.event.name == WorkerGate.markerName {
                 gate.entered.signal()
                 gate.released.wait()
             }
-            return envelope
+            return .keep
         }
     }
 }

@@ -13,18 +13,25 @@ import Foundation
 /// ```
 ///
 /// ## How an event flows
-/// 1. `track` stamps the ``Envelope`` (message id, time, identity) on the caller's thread and enqueues
-///    it. That is all the caller pays for.
-/// 2. One worker thread applies ``InputLimits`` and runs the processors in order.
-/// 3. Each destination gets the event through its own bounded buffer and thread, so a slow, throwing or
-///    blocking destination holds back neither the caller nor the other destinations.
+/// 1. `track` stamps the ``Envelope`` (message id, time, identity) on the caller's thread and appends it
+///    to the client's bounded queue, waking the worker only if it is idle. That is all the caller pays for.
+/// 2. One worker thread takes the whole queue at once, applies ``InputLimits`` and runs the processors in
+///    order on each event, in place.
+/// 3. The worker hands that batch to each destination's own bounded queue and thread (the destinations
+///    share it: no event is copied), so a slow, throwing or blocking destination holds back neither the
+///    caller nor the other destinations.
 ///
-/// ``flush()`` returns when everything tracked before it has reached every destination; tests call it
-/// instead of sleeping. ``shutdown()`` flushes and stops; events tracked afterwards are counted under
-/// ``DropReason/afterShutdown`` and otherwise ignored.
+/// ``flush()`` returns when everything tracked before it has reached every destination, or when its
+/// deadline passes, or when its task is cancelled; the ``FlushResult`` says which, and which destinations
+/// did not finish with how many events each still holds. Tests call it instead of sleeping.
+/// ``shutdown()`` stops accepting events, then flushes the same way; events tracked afterwards are counted
+/// under ``DropReason/afterShutdown``. Deadlines run on ``Configuration/clock``, 30 seconds by default
+/// (``Configuration/flushTimeout``).
 ///
 /// Nothing is dropped silently: every drop has a ``DropReason`` counted in ``diagnostics``, and every
-/// rule broken is reported as a ``Problem``.
+/// rule broken is reported as a ``Problem``. Events tracked from the client's own threads or from
+/// ``Configuration/onProblem`` are marked as feedback (``Envelope/Origin``), and what they cause tracks
+/// nothing more, so no loop through the client runs away.
 public final class AnalyticsClient: AnalyticsTracking {
     private let pipeline: Pipeline
 
@@ -41,7 +48,18 @@ public final class AnalyticsClient: AnalyticsTracking {
         configuration: Configuration = Configuration()
     ) {
         pipeline = Pipeline(processors: processors, destinations: destinations, configuration: configuration)
+        defaultDeadline = configuration.deadline(after: configuration.flushTimeoutNanoseconds)
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            deadlineClock = configuration.clock
+        } else {
+            deadlineClock = nil
+        }
     }
+
+    /// Sleeps until the default deadline of a flush or shutdown; nil for none.
+    private let defaultDeadline: (@Sendable () async throws -> Void)?
+    /// ``Configuration/clock``, where the platform has `Clock`.
+    private let deadlineClock: (any Sendable)?
 
     deinit {
         pipeline.stop()
@@ -53,7 +71,11 @@ public final class AnalyticsClient: AnalyticsTracking {
     ///
     /// Identify events also set the user id (and merge traits) for the events that follow; alias events
     /// stamp the previous id and then switch to the new one.
-    public func track(_ event: Event) {
+    ///
+    /// Called from the client's own threads (a destination, a processor) or from
+    /// ``Configuration/onProblem``, the event is a feedback event (``Envelope/Origin/feedback``); called while
+    /// the client handles a feedback event, it is dropped and counted under ``DropReason/feedbackLoop``.
+    public func track(_ event: consuming Event) {
         pipeline.enqueue(event)
     }
 
@@ -82,17 +104,69 @@ public final class AnalyticsClient: AnalyticsTracking {
 
     // MARK: Lifecycle
 
-    /// Returns when every event tracked before the call has been delivered to, or dropped by, every
-    /// destination, and each destination's own ``Destination/flush()`` has run.
-    public func flush() async {
-        await pipeline.flush()
+    /// Waits until every event tracked before the call has been delivered to, or dropped by, every
+    /// destination and each destination's own ``Destination/flush()`` has run, or until
+    /// ``Configuration/flushTimeout`` passes on ``Configuration/clock``, or until the task is cancelled.
+    ///
+    /// ```swift
+    /// analytics.track("checkout_completed")
+    /// let result = await analytics.flush()
+    /// if !result.isComplete { print(result) }   // "timed out; still held: vendor 120 events"
+    /// ```
+    ///
+    /// A destination that misses the deadline is reported as a ``Problem/Code/destinationStuck`` problem. Its
+    /// events stay queued for it; a later flush waits for them again.
+    ///
+    /// - Returns: whether delivery completed, and what is still held when it did not.
+    @discardableResult
+    public func flush() async -> FlushResult {
+        await pipeline.flush(sleep: defaultDeadline)
     }
 
-    /// Flushes, then stops the client's threads. Later calls to `track` are counted under
-    /// ``DropReason/afterShutdown``, with one ``Problem/Code/trackedAfterShutdown`` problem for the first.
-    /// Calling it again does nothing more.
-    public func shutdown() async {
-        await pipeline.shutdown()
+    /// Like ``flush()``, with its own deadline: `timeout` after the call, on ``Configuration/clock``.
+    ///
+    /// ```swift
+    /// let result = await analytics.flush(timeout: .seconds(2))
+    /// ```
+    ///
+    /// - Parameter timeout: how long to wait at most; nil waits until delivery completes or the task is
+    ///   cancelled.
+    /// - Returns: whether delivery completed, and what is still held when it did not.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @discardableResult
+    public func flush(timeout: Duration?) async -> FlushResult {
+        await pipeline.flush(sleep: deadline(after: timeout))
+    }
+
+    /// Stops accepting events, then flushes like ``flush()``. The client is shut down whatever the flush
+    /// achieves: later calls to `track` are counted under ``DropReason/afterShutdown``, with one
+    /// ``Problem/Code/trackedAfterShutdown`` problem for the first.
+    ///
+    /// When every destination finished, the client's threads stop. A destination stuck past the deadline
+    /// keeps its thread (no thread can be stopped from outside); if it ever returns, it gets the events it
+    /// still holds, and its thread then ends. Calling `shutdown` again flushes again.
+    ///
+    /// - Returns: whether delivery completed, and what is still held when it did not.
+    @discardableResult
+    public func shutdown() async -> FlushResult {
+        await pipeline.shutdown(sleep: defaultDeadline)
+    }
+
+    /// Like ``shutdown()``, with its own deadline: `timeout` after the call, on ``Configuration/clock``.
+    ///
+    /// - Parameter timeout: how long to wait for delivery at most; nil waits until delivery completes or
+    ///   the task is cancelled.
+    /// - Returns: whether delivery completed, and what is still held when it did not.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @discardableResult
+    public func shutdown(timeout: Duration?) async -> FlushResult {
+        await pipeline.shutdown(sleep: deadline(after: timeout))
+    }
+
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    private func deadline(after timeout: Duration?) -> (@Sendable () async throws -> Void)? {
+        guard let timeout, let clock = deadlineClock as? any Clock<Duration> else { return nil }
+        return { try await Configuration.sleep(on: clock, for: timeout) }
     }
 
     // MARK: Diagnostics
@@ -102,61 +176,4 @@ public final class AnalyticsClient: AnalyticsTracking {
 
     /// The names of the destinations, in order, after de-duplication.
     public var destinationNames: [String] { pipeline.destinationNames }
-
-    /// Returns once at least `count` callers of `track` are waiting for room in the client's full `.block`
-    /// queue. A seam for this package's tests.
-    package func waitForBlockedCallers(_ count: Int) async {
-        await pipeline.waitForBlockedCallers(count)
-    }
-}
-
-extension AnalyticsClient {
-    /// Everything about a client except its processors and destinations.
-    public struct Configuration: Sendable {
-        /// The client's own queue between callers and its worker. Default: 10,000 events, drop newest.
-        public var buffering: Buffering
-        /// Each destination's queue, unless ``bufferingByDestination`` names it. Default: 10,000 events,
-        /// drop newest.
-        public var destinationBuffering: Buffering
-        /// Queues for particular destinations, by name (after de-duplication).
-        public var bufferingByDestination: [String: Buffering]
-        /// The rules applied to every event before the processors. See ``InputLimits``.
-        public var inputLimits: InputLimits
-        /// Where the identity is loaded from and saved to. Default: in memory.
-        public var identityStore: any IdentityStore
-        /// Whether the user starts opted in. Default: true.
-        public var startsOptedIn: Bool
-        /// The clock for timestamps. Default: `Date.init`.
-        public var now: @Sendable () -> Date
-        /// Called for every problem, on the thread that found it (a caller's, the worker's or a
-        /// destination's). Keep it quick. It may track events (an `analytics_problem` event, say): from the
-        /// client's own threads `track` never waits for room, even under ``Buffering/OverflowPolicy/block``;
-        /// when the queue is full such an event is dropped and counted under ``DropReason/bufferFull``.
-        public var onProblem: (@Sendable (Problem) -> Void)?
-        /// How many recent problems ``Diagnostics/recentProblems`` keeps. Default: 100.
-        public var problemHistoryLimit: Int
-
-        /// Creates a configuration; every parameter has the documented default.
-        public init(
-            buffering: Buffering = .default,
-            destinationBuffering: Buffering = .default,
-            bufferingByDestination: [String: Buffering] = [:],
-            inputLimits: InputLimits = .default,
-            identityStore: any IdentityStore = InMemoryIdentityStore(),
-            startsOptedIn: Bool = true,
-            now: @escaping @Sendable () -> Date = { Date() },
-            onProblem: (@Sendable (Problem) -> Void)? = nil,
-            problemHistoryLimit: Int = 100
-        ) {
-            self.buffering = buffering
-            self.destinationBuffering = destinationBuffering
-            self.bufferingByDestination = bufferingByDestination
-            self.inputLimits = inputLimits
-            self.identityStore = identityStore
-            self.startsOptedIn = startsOptedIn
-            self.now = now
-            self.onProblem = onProblem
-            self.problemHistoryLimit = problemHistoryLimit
-        }
-    }
 }

@@ -15,7 +15,10 @@
 /// are conveniences that build an ``Event`` of the matching kind and call ``track(_:)-(Event)``.
 public protocol AnalyticsTracking: Sendable {
     /// Tracks an event of any kind. Returns at once; delivery happens later, elsewhere.
-    func track(_ event: Event)
+    ///
+    /// The event is `consuming`: a conformer may keep it without copying, as the client does. Callers
+    /// notice nothing; conformers may declare the parameter plainly.
+    func track(_ event: consuming Event)
 
     /// Forgets the user: clears the user id and traits and starts a new anonymous id. Call it on sign-out.
     func reset()

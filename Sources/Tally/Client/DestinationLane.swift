@@ -1,257 +1,225 @@
 import Foundation
 
-/// What a destination's queue holds. The worker boxes each event once in a ``Delivery`` that every lane
-/// shares, so handing it to several queues retains one object instead of copying every field of the
-/// envelope, on threads that would all touch the same reference counts.
-enum LaneItem {
-    case event(Delivery)
-    case flush(FlushBarrier)
-    case reset
+/// A part of one of the worker's batches, queued for one destination. Every lane's chunks share the
+/// batch's buffer: handing a batch to several destinations copies no envelope.
+struct LaneChunk {
+    /// The worker's batch; the chunk holds it (see ``Batch/hold()``).
+    var batch: Batch
+    /// The part of `items` this chunk covers.
+    var range: Range<Int>
+    /// False for the part of a batch dropped because the destination's queue was full: its markers (flush,
+    /// reset) still go through, its events do not.
+    var deliversEvents = true
 }
 
-/// An event ready for the destinations, with the sequence number it was stamped with.
-final class Delivery: Sendable {
-    let envelope: Envelope
-    let sequence: UInt64
-
-    init(_ envelope: Envelope, sequence: UInt64) {
-        self.envelope = envelope
-        self.sequence = sequence
-    }
-}
-
-/// One destination behind its own bounded queue and thread.
+/// One destination behind its own bounded queue and thread, so that a slow, throwing or blocking
+/// destination holds back neither the caller nor the other destinations.
 ///
-/// `@unchecked Sendable`: the queue and counters are only touched with `monitor` held; `destination` is
-/// only called from the lane's own thread.
+/// `@unchecked Sendable`: `destination` is only called from the lane's own thread; everything else is
+/// immutable or `Sendable`.
 final class DestinationLane: @unchecked Sendable {
+    /// The destination's name in the client.
     let name: String
+    /// The lane's position among the client's destinations.
+    let index: Int
+    /// Its counts.
+    let ledger: DestinationLedger
     private let destination: any Destination
     private let context: DeliveryContext
-    private let consent = ConsentCutoff()
-    private let center: DiagnosticsCenter
-    private let buffering: Buffering
-    private let lateDrops: LateDropCounter
-
-    // Guarded by `monitor`.
-    private let monitor = Monitor()
-    private var pending: [LaneItem] = []
-    private var pendingEvents = 0
-    private var workerWaiting = false
-    private var stopping = false
-    private var overflowing = false
-    private var stats = DestinationDiagnostics()
+    private let queue: BoundedQueue<LaneChunk>
+    private let problems: ProblemLog
+    /// Whether the lane's thread has ended, and who waits for it to.
+    private let exit = Locked<(ended: Bool, waiters: [@Sendable () -> Void])>((false, []))
 
     init(
-        destination: any Destination, name: String, buffering: Buffering, center: DiagnosticsCenter
+        destination: any Destination, index: Int, ledger: DestinationLedger, buffering: Buffering,
+        problems: ProblemLog
     ) {
         self.destination = destination
-        self.name = name
-        self.buffering = buffering
-        self.center = center
-        let lateDrops = LateDropCounter()
-        self.lateDrops = lateDrops
+        self.index = index
+        self.name = ledger.name
+        self.ledger = ledger
+        self.problems = problems
+        self.queue = BoundedQueue(capacity: buffering.capacity, policy: buffering.whenFull, reserve: 16)
         self.context = DeliveryContext(
-            destination: name, report: { [center] in center.report($0) },
-            countDropped: { count, reason in lateDrops.add(count, reason) })
-        pending.reserveCapacity(min(buffering.capacity, 1024))
+            destination: ledger.name, report: { problems.report($0, depth: FeedbackDepth.current) },
+            countDropped: { [ledger] count, reason in ledger.droppedAfterDelivery(count, reason) })
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.destination.\(name)"
         thread.start()
     }
 
-    /// Called by the client's worker with one batch holding `events` events; leaves `items` empty (with
-    /// its capacity) for the worker's next batch. Flush and reset markers always fit; events follow the
-    /// overflow policy.
+    // MARK: The worker's side
+
+    /// Queues the worker's `batch`, of which `events` events are for this destination, and counts
+    /// `routedAway` events routed elsewhere.
     ///
-    /// When the whole batch fits, which is the rule when the destination keeps up, it is handed over
-    /// without copying: swapped in when the queue is empty, appended in one go otherwise.
-    func enqueue(_ items: inout [LaneItem], events: Int, routedAway: Int) {
-        guard !items.isEmpty || routedAway > 0 else { return }
-        monitor.lock()
-        stats.routedAway += routedAway
-        if pendingEvents + events <= buffering.capacity {
-            if pending.isEmpty {
-                swap(&pending, &items)
-            } else {
-                pending.append(contentsOf: items)
-                items.removeAll(keepingCapacity: true)
-            }
-            pendingEvents += events
-            if workerWaiting { monitor.signal(.notEmpty) }
-            monitor.unlock()
-            return
-        }
-        var dropped = 0
-        var firstDropped: String?
-        for item in items {
-            if case .event(let delivery) = item {
-                while pendingEvents >= buffering.capacity && buffering.whenFull == .block && !stopping {
-                    if workerWaiting { monitor.signal(.notEmpty) }
-                    monitor.wait(.notFull)
+    /// The whole batch is one element of the lane's queue when it fits, which is the rule when the
+    /// destination keeps up. Otherwise the part that fits is queued; the rest waits for room under the
+    /// `.block` policy, or its events are dropped (its markers still go through).
+    func take(_ batch: Batch, events: Int, routedAway: Int) {
+        if routedAway > 0 { ledger.received(0, routedAway: routedAway, full: 0) }
+        batch.hold()
+        var chunk = LaneChunk(batch: batch, range: batch.items.indices)
+        var weight = events
+        var episode = false
+        let ledger = ledger
+        while true {
+            let offer = queue.offer(
+                chunk, weight: weight, mayWait: true,
+                stamp: { _ in ledger.received(weight, routedAway: 0, full: 0) },
+                onFirstWait: { [name] _ in
+                    problems.report(
+                        Problem(
+                            .waitingForRoom,
+                            "The destination's queue is full (\(queue.capacity) events); the client's worker waits for room (the block policy), holding back every destination",
+                            outcome: .reported, destination: name),
+                        depth: nil)
+                })
+            switch offer {
+            case .accepted:
+                return
+            case .refused, .closed:
+                // A lane is closed only after the worker's last batch, and its offers admit everything.
+                batch.release()
+                return
+            case .full(let rest, let room, let startsEpisode) where room > 0:
+                episode = episode || startsEpisode
+                let split = splitIndex(in: batch.items, range: rest.range, after: room)
+                // Room only grows while the worker, the only producer, is here: the head fits.
+                batch.hold()
+                _ = queue.offer(
+                    LaneChunk(batch: batch, range: rest.range.lowerBound..<split), weight: room, mayWait: false,
+                    stamp: { _ in ledger.received(room, routedAway: 0, full: 0) })
+                chunk = LaneChunk(batch: batch, range: split..<rest.range.upperBound)
+                weight -= room
+            case .full(let rest, _, let startsEpisode):
+                ledger.received(0, routedAway: 0, full: weight)
+                if episode || startsEpisode {
+                    problems.report(
+                        Problem(
+                            .bufferFull,
+                            "The destination's queue is full (\(queue.capacity) events); events are dropped until it catches up (\(weight) so far in this batch)",
+                            outcome: .dropped, eventName: firstEvent(in: batch.items, range: rest.range),
+                            destination: name),
+                        depth: nil)
+                    episode = false
                 }
-                if pendingEvents >= buffering.capacity {
-                    dropped += 1
-                    if firstDropped == nil { firstDropped = delivery.envelope.event.problemName }
-                    continue
-                }
-                pendingEvents += 1
+                chunk = LaneChunk(batch: batch, range: rest.range, deliversEvents: false)
+                weight = 0
             }
-            pending.append(item)
-        }
-        items.removeAll(keepingCapacity: true)
-        // One problem per overflow episode: from the first drop until the lane empties its queue again.
-        let firstOfEpisode = dropped > 0 && !overflowing
-        if dropped > 0 {
-            stats.dropped[.bufferFull, default: 0] += dropped
-            overflowing = true
-        }
-        if workerWaiting { monitor.signal(.notEmpty) }
-        monitor.unlock()
-        if firstOfEpisode {
-            center.report(
-                Problem(
-                    .bufferFull,
-                    "The destination's queue is full (\(buffering.capacity) events); events are dropped until it catches up (\(dropped) so far in this batch)",
-                    outcome: .dropped, eventName: firstDropped, destination: name))
         }
     }
 
-    /// Stops delivering events stamped up to `sequence`, including those already queued.
-    func optOut(below sequence: UInt64) { consent.optOut(below: sequence) }
-
-    /// Lets the lane deliver what it holds and exit.
-    func stop() {
-        monitor.withLock {
-            stopping = true
-            monitor.signal(.notEmpty)
-            monitor.broadcast(.notFull)
+    /// The index just after the `count`-th event for this destination in `range`.
+    private func splitIndex(in batch: [LaneItem], range: Range<Int>, after count: Int) -> Int {
+        var seen = 0
+        for index in range where batch[index].isDelivered(to: name) {
+            seen += 1
+            if seen == count { return index + 1 }
         }
+        return range.upperBound
     }
 
-    var diagnostics: DestinationDiagnostics {
-        var snapshot = monitor.withLock { stats }
-        snapshot.droppedAfterDelivery = lateDrops.counts
-        return snapshot
+    private func firstEvent(in batch: [LaneItem], range: Range<Int>) -> String? {
+        guard let index = range.first(where: { batch[$0].isDelivered(to: name) }),
+            case .event(let delivery) = batch[index]
+        else { return nil }
+        return delivery._withUnsafeGuaranteedRef { $0.envelope.event.problemName }
     }
+
+    /// Lets the lane deliver what it holds, then exit.
+    func close() { queue.close() }
+
+    /// Calls `body` once the lane's thread has delivered everything and ended (at once if it has): how a
+    /// flush after shutdown waits for a destination.
+    func whenEnded(_ body: @escaping @Sendable () -> Void) {
+        let ended = exit.withLock { exit in
+            if !exit.ended { exit.waiters.append(body) }
+            return exit.ended
+        }
+        if ended { body() }
+    }
+
+    // MARK: The lane's thread
 
     private func run() {
-        Pipeline.markClientThread()
-        var batch: [LaneItem] = []
-        while true {
-            monitor.lock()
-            while pending.isEmpty && !stopping {
-                workerWaiting = true
-                monitor.wait(.notEmpty)
-                workerWaiting = false
+        FeedbackDepth.set(0)
+        var chunks: [LaneChunk] = []
+        chunks.reserveCapacity(16)
+        while queue.drain(into: &chunks) {
+            for chunk in chunks {
+                deliver(chunk)
+                chunk.batch.release()
             }
-            if pending.isEmpty {
-                monitor.unlock()
-                return
-            }
-            swap(&pending, &batch)
-            pendingEvents = 0
-            overflowing = false
-            if buffering.whenFull == .block { monitor.broadcast(.notFull) }
-            monitor.unlock()
-
-            deliver(batch)
-            batch.removeAll(keepingCapacity: true)
+            chunks.removeAll(keepingCapacity: true)
         }
-    }
-
-    private func deliver(_ batch: [LaneItem]) {
-        var tally = DestinationDiagnostics()
-        for item in batch {
-            switch item {
-            case .event(let delivery):
-                guard consent.allows(delivery.sequence) else {
-                    tally.dropped[.optedOut, default: 0] += 1
-                    continue
-                }
-                do {
-                    try destination.receive(delivery.envelope, context: context)
-                    tally.delivered += 1
-                } catch var problem as Problem {
-                    tally.dropped[.rejected, default: 0] += 1
-                    problem.outcome = .dropped
-                    if problem.eventName == nil { problem.eventName = delivery.envelope.event.problemName }
-                    context.report(problem)
-                } catch {
-                    tally.dropped[.failed, default: 0] += 1
-                    context.report(
-                        Problem(
-                            .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                            eventName: delivery.envelope.event.problemName))
-                }
-            case .flush(let barrier):
-                commit(&tally)
-                destination.flush()
-                barrier.arrive()
-            case .reset:
-                destination.reset()
-            }
+        let waiters = exit.withLock { exit in
+            exit.ended = true
+            defer { exit.waiters = [] }
+            return exit.waiters
         }
-        commit(&tally)
+        for waiter in waiters { waiter() }
     }
 
-    private func commit(_ tally: inout DestinationDiagnostics) {
-        guard tally.delivered > 0 || !tally.dropped.isEmpty else { return }
-        monitor.withLock {
-            stats.delivered += tally.delivered
-            stats.dropped.merge(tally.dropped, uniquingKeysWith: +)
-        }
-        tally = DestinationDiagnostics()
-    }
-}
-
-/// Events a destination dropped after it had received them (``DeliveryContext/reportDropped(_:reason:problem:)``),
-/// counted from any thread.
-final class LateDropCounter: Sendable {
-    private let state = Locked([DropReason: Int]())
-    func add(_ count: Int, _ reason: DropReason) { state.withLock { $0[reason, default: 0] += count } }
-    var counts: [DropReason: Int] { state.current }
-}
-
-/// Client-wide drop counts and recent problems.
-final class DiagnosticsCenter: Sendable {
-    private struct State {
-        var dropped: [DropReason: Int] = [:]
-        var problems: [Problem] = []
-        var nextSlot = 0
-    }
-
-    private let state = Locked(State())
-    private let historyLimit: Int
-    private let onProblem: (@Sendable (Problem) -> Void)?
-
-    init(historyLimit: Int, onProblem: (@Sendable (Problem) -> Void)?) {
-        self.historyLimit = max(0, historyLimit)
-        self.onProblem = onProblem
-    }
-
-    func report(_ problem: Problem) {
-        if historyLimit > 0 {
-            state.withLock { state in
-                if state.problems.count < historyLimit {
-                    state.problems.append(problem)
-                } else {
-                    state.problems[state.nextSlot] = problem
-                    state.nextSlot = (state.nextSlot + 1) % historyLimit
+    /// Hands each event of `chunk` to the destination, settling each in the ledger as it goes: the
+    /// previous event's outcome and the next event's consent check take one lock together.
+    private func deliver(_ chunk: LaneChunk) {
+        chunk.batch.items.withUnsafeBufferPointer { items in
+            var previous: DestinationLedger.Outcome?
+            var depth = 0
+            for position in chunk.range {
+                switch items[position] {
+                case .event(let delivery):
+                    guard chunk.deliversEvents else { continue }
+                    // The batch holds the box until every lane is done with it: no retain needed to read it.
+                    delivery._withUnsafeGuaranteedRef { delivery in
+                        if let allowed = delivery.envelope.destinations, !allowed.contains(name) { return }
+                        guard ledger.settle(previous, thenAdmit: delivery.sequence) else {
+                            previous = nil
+                            return
+                        }
+                        let eventDepth = delivery.envelope.origin == .app ? 0 : 1
+                        if eventDepth != depth {
+                            depth = eventDepth
+                            FeedbackDepth.set(depth)
+                        }
+                        previous = receive(delivery)
+                    }
+                case .flush(let barrier):
+                    if let outcome = previous { ledger.settle(outcome) }
+                    previous = nil
+                    destination.flush()
+                    barrier.arrive(index)
+                case .reset:
+                    destination.reset()
                 }
             }
+            if let outcome = previous { ledger.settle(outcome) }
+            if depth != 0 { FeedbackDepth.set(0) }
         }
-        onProblem?(problem)
     }
 
-    func count(_ drops: [DropReason: Int]) {
-        state.withLock { $0.dropped.merge(drops, uniquingKeysWith: +) }
-    }
-
-    func fill(_ snapshot: inout Diagnostics) {
-        state.withLock { state in
-            snapshot.dropped.merge(state.dropped, uniquingKeysWith: +)
-            snapshot.recentProblems = Array(state.problems[state.nextSlot...] + state.problems[..<state.nextSlot])
+    /// Calls the destination with the boxed envelope, which it reads in place. A failure is settled and
+    /// reported at once (so `onProblem` sees the counts include it); a delivery is settled with the next
+    /// event.
+    @inline(__always)
+    private func receive(_ delivery: Delivery) -> DestinationLedger.Outcome? {
+        do {
+            try destination.receive(delivery.envelope, context: context)
+            return .delivered
+        } catch var problem as Problem {
+            ledger.settle(.dropped(.rejected))
+            problem.outcome = .dropped
+            if problem.eventName == nil { problem.eventName = delivery.envelope.event.problemName }
+            context.report(problem)
+        } catch {
+            ledger.settle(.dropped(.failed))
+            context.report(
+                Problem(
+                    .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
+                    eventName: delivery.envelope.event.problemName))
         }
+        return nil
     }
 }

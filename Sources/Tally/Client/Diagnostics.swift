@@ -4,7 +4,8 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
-    /// The event broke an ``InputLimits`` rule that drops it (an empty or over-long name).
+    /// The event broke an ``InputLimits`` rule that drops it (a name that is empty, too long, or holds a
+    /// control or invisible character).
     public static let invalidEvent = DropReason(rawValue: "invalid_event")
     /// The user had opted out: tracked while opted out, or still queued when they opted out.
     public static let optedOut = DropReason(rawValue: "opted_out")
@@ -16,6 +17,10 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let rejected = DropReason(rawValue: "rejected")
     /// A destination threw another error.
     public static let failed = DropReason(rawValue: "failed")
+    /// Tracked while the client handled a feedback event: from a destination receiving one, or from
+    /// `onProblem` for a problem one caused (see ``Envelope/Origin``). Counted so that no loop through the
+    /// client runs away.
+    public static let feedbackLoop = DropReason(rawValue: "feedback_loop")
     /// A destination's own queue reached its bounds (events or bytes) and dropped its oldest events. Counted
     /// in ``DestinationDiagnostics/droppedAfterDelivery``.
     public static let queueFull = DropReason(rawValue: "queue_full")
@@ -42,7 +47,7 @@ public struct Diagnostics: Sendable, Hashable {
     /// Calls to `track` and its siblings, including those that were later dropped.
     public var tracked = 0
     /// Events dropped before reaching the destinations, by reason: invalid input, opted out, after
-    /// shutdown, filtered by a processor, or the client's own buffer being full.
+    /// shutdown, filtered by a processor, the client's own buffer being full, or a feedback loop.
     public var dropped: [DropReason: Int] = [:]
     /// Per destination, by name.
     public var destinations: [String: DestinationDiagnostics] = [:]

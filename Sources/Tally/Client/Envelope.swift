@@ -6,6 +6,9 @@ import Foundation
 /// tracked; processors may then add ``context``, rewrite ``event`` or choose ``destinations``.
 /// Destinations that only care about what the app said read ``event``.
 public struct Envelope: Sendable, Hashable {
+    /// Who tracked the event: the app, or the client's own machinery (see ``Origin``). (First, so that the
+    /// memberwise initializer, which starts with it, never competes with the public one.)
+    public var origin: Origin
     /// What the app said.
     public var event: Event
     /// A per-client unique id for this event.
@@ -23,22 +26,39 @@ public struct Envelope: Sendable, Hashable {
     /// processors.
     public var destinations: Set<String>?
 
-    /// Creates an envelope. The client makes these; tests and custom destinations may too.
-    public init(
-        event: Event, messageId: MessageID, timestamp: Date, userId: String? = nil, anonymousId: String,
-        context: [String: PropertyValue] = [:], destinations: Set<String>? = nil
-    ) {
-        self.event = event
-        self.messageId = messageId
-        self.timestamp = timestamp
-        self.userId = userId
-        self.anonymousId = anonymousId
-        self.context = context
-        self.destinations = destinations
-    }
-
     /// The id that names the user: ``userId`` when known, else ``anonymousId``.
     public var distinctId: String { userId ?? anonymousId }
+
+    /// Who tracked an event.
+    ///
+    /// An event tracked while the client was handling another one, from inside a destination, a processor
+    /// or ``AnalyticsClient/Configuration/onProblem`` (an `analytics_problem` event, say), is a feedback
+    /// event. The client delivers it like any other, marked, so that a destination can leave it out. What
+    /// is tracked while handling a feedback event is not delivered: it is dropped and counted under
+    /// ``DropReason/feedbackLoop``, so no loop through the client can run away.
+    public enum Origin: String, Sendable, Hashable, Codable {
+        /// Tracked by app code.
+        case app
+        /// Tracked from the client's own threads or from `onProblem`, while the client handled an app event
+        /// or a problem.
+        case feedback
+    }
+}
+
+extension Envelope {
+    /// Creates an envelope. The client makes these; tests and custom destinations may too.
+    ///
+    /// (It lives in an extension and hands over to the memberwise initializer, whose parameters come in
+    /// another order: an initializer that assigns each field itself makes the optimizer copy the whole
+    /// envelope once more, retaining and releasing every field, on the caller's thread for every event.)
+    public init(
+        event: Event, messageId: MessageID, timestamp: Date, userId: String? = nil, anonymousId: String,
+        context: [String: PropertyValue] = [:], destinations: Set<String>? = nil, origin: Origin = .app
+    ) {
+        self.init(
+            origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: userId,
+            anonymousId: anonymousId, context: context, destinations: destinations)
+    }
 }
 
 /// A message id that costs the caller an increment, not a random number.

@@ -1,404 +1,359 @@
 import Foundation
 
-/// What travels through the client's queues: events, and flush requests that keep their place in line.
-enum QueueItem {
-    /// An event and the sequence number it was stamped with (kept apart from the envelope so that a
-    /// processor rewriting the message id cannot escape an opt-out).
-    case event(Envelope, sequence: UInt64)
-    case flush(FlushBarrier)
-    /// The user signed out: destinations forget their vendor identity, in order with the events.
-    case reset
+/// What travels through the client's queue: an event (or nothing, once it is dropped or boxed) or a
+/// marker that keeps its place in line.
+struct QueueItem {
+    enum Kind {
+        case event
+        /// Dropped by the input limits or a processor (counted by the worker).
+        case dropped
+        /// Everything before it must reach every destination before the flush returns.
+        case flush(FlushBarrier)
+        /// The user signed out: destinations forget their vendor identity, in order with the events.
+        case reset
+    }
+
+    var kind: Kind
+    /// The event's envelope, changed in place by the worker, then moved into its box (see ``Delivery``);
+    /// nil for markers.
+    var envelope: Envelope?
+    /// The sequence number the event was stamped with, kept apart from the envelope so that a processor
+    /// rewriting the message id cannot escape an opt-out.
+    var sequence: UInt64
+
 }
 
-/// The engine behind ``AnalyticsClient``: the callers' queue, the worker thread, identity and consent.
+extension QueueItem {
+    // In an extension, handing over to the memberwise initializer: an initializer in the struct's body that
+    // assigns each field makes the optimizer copy the whole item once more, on the caller's thread.
+
+    /// An event, stamped with what the caller knows before taking the lock.
+    init(event: consuming Event, messageId: MessageID, timestamp: Date, origin: Envelope.Origin) {
+        self.init(
+            kind: .event,
+            envelope: Envelope(
+                origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: nil,
+                anonymousId: "", context: Envelope.noContext, destinations: nil),
+            sequence: 0)
+    }
+
+    init(marker: Kind) {
+        self.init(kind: marker, envelope: nil, sequence: 0)
+    }
+}
+
+extension Envelope {
+    /// An empty context, made once.
+    static let noContext: [String: PropertyValue] = [:]
+}
+
+/// The engine behind ``AnalyticsClient``: the callers' side of the client's queue (identity, consent,
+/// shutdown), and the worker thread that runs the input limits and the processors and hands each batch to
+/// the destinations' lanes.
 ///
-/// `@unchecked Sendable`: the state below `monitor` is only touched with `monitor` held; the worker-only
-/// state (`processors`, `lanes`, `limits`) is written in `init` and then only read by the worker thread.
+/// `@unchecked Sendable`: the callers' state (`intake`) is only touched under the queue's lock, inside its
+/// `withLock` or an offer's closures; it lives behind a pointer so that reaching it costs no dynamic
+/// exclusivity check. The worker-only state (`processors`, `limits`) is written in `init` and then only
+/// read by the worker thread.
 final class Pipeline: @unchecked Sendable {
-    private let processors: [(processor: any Processor, context: ProcessingContext)]
-    private let lanes: [DestinationLane]
-    private let limits: InputLimits
+    let lanes: [DestinationLane]
+    let accounting: Accounting
+    let queue: BoundedQueue<QueueItem>
+    /// The processors, each with its context, in order. Kept in memory of the worker's own, which it
+    /// reaches `inout` (see `Pipeline.run(_:on:)`), so that calling one copies neither.
+    let stages: UnsafeMutableBufferPointer<Stage>
+    let limits: InputLimits
     private let now: @Sendable () -> Date
     private let identityStore: any IdentityStore
-    private let center: DiagnosticsCenter
     private let prefix: UInt64
+    /// Events the worker has handed to every lane or dropped; the rest of those the queue accepted are
+    /// still in the queue or in the worker's hands.
+    private let handled = Locked(0)
 
-    // Guarded by `monitor`.
-    private let monitor = Monitor()
-    private var pending: [QueueItem] = []
-    private var pendingEvents = 0
-    private let buffering: Buffering
-    private var workerWaiting = false
-    private var stopping = false
-    private var workerExited = false
-    private var sequence: UInt64 = 0
-    private var identity: Identity
-    private var granted: Bool
-    private var isShutdown = false
-    private var reportedAfterShutdown = false
-    private var overflowing = false
-    private var tracked = 0
-    private var callerDrops: [DropReason: Int] = [:]
-    private var blockedCallers = 0
-    private var blockedCallerWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// What the callers' side keeps, guarded by the queue's lock.
+    private struct Intake {
+        var sequence: UInt64 = 0
+        var identity: Identity
+        var granted: Bool
+        var isShutdown = false
+    }
+
+    private let intake: UnsafeMutablePointer<Intake>
 
     init(processors: [any Processor], destinations: [any Destination], configuration: AnalyticsClient.Configuration) {
-        let center = DiagnosticsCenter(historyLimit: configuration.problemHistoryLimit, onProblem: configuration.onProblem)
-        self.center = center
-        self.processors = processors.map { processor in
-            (processor, ProcessingContext(processor: processor.name) { center.report($0) })
-        }
+        let names = Self.uniqueNames(destinations.map(\.name))
+        let accounting = Accounting(
+            destinations: names, problemHistoryLimit: configuration.problemHistoryLimit,
+            onProblem: configuration.onProblem)
+        self.accounting = accounting
+        let problems = accounting.problems
+        stages = .allocate(capacity: processors.count)
+        _ = stages.initialize(
+            from: processors.map { processor in
+                Stage(
+                    processor: processor,
+                    context: ProcessingContext(processor: processor.name) {
+                        problems.report($0, depth: FeedbackDepth.current)
+                    })
+            })
         self.limits = configuration.inputLimits
         self.now = configuration.now
         self.identityStore = configuration.identityStore
-        self.buffering = configuration.buffering
+        self.queue = BoundedQueue(
+            capacity: configuration.buffering.capacity, policy: configuration.buffering.whenFull, reserve: 1024)
         var generator = SystemRandomNumberGenerator()
         self.prefix = generator.next()
-        self.granted = configuration.startsOptedIn
+        let identity: Identity
         if let saved = configuration.identityStore.load() {
             identity = saved
         } else {
             identity = .anonymous()
             configuration.identityStore.save(identity)
         }
-        pending.reserveCapacity(min(buffering.capacity, 1024))
-
-        var used: Set<String> = []
-        var lanes: [DestinationLane] = []
-        for destination in destinations {
-            var name = destination.name
-            if used.contains(name) {
-                var suffix = 2
-                while used.contains("\(destination.name)#\(suffix)") { suffix += 1 }
-                name = "\(destination.name)#\(suffix)"
-                center.report(
-                    Problem(
-                        .duplicateDestinationName,
-                        "Two destinations are named \"\(destination.name)\"; this one is called \"\(name)\" in this client",
-                        outcome: .reported, destination: name))
-            }
-            used.insert(name)
-            lanes.append(
-                DestinationLane(
-                    destination: destination, name: name,
-                    buffering: configuration.bufferingByDestination[name] ?? configuration.destinationBuffering,
-                    center: center))
+        intake = .allocate(capacity: 1)
+        intake.initialize(to: Intake(identity: identity, granted: configuration.startsOptedIn))
+        for (destination, name) in zip(destinations, names) where name != destination.name {
+            problems.report(
+                Problem(
+                    .duplicateDestinationName,
+                    "Two destinations are named \"\(destination.name)\"; this one is called \"\(name)\" in this client",
+                    outcome: .reported, destination: name),
+                depth: nil)
         }
-        self.lanes = lanes
+        lanes = zip(destinations, accounting.destinations).enumerated().map { index, pair in
+            DestinationLane(
+                destination: pair.0, index: index, ledger: pair.1,
+                buffering: configuration.bufferingByDestination[pair.1.name] ?? configuration.destinationBuffering,
+                problems: problems)
+        }
 
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.pipeline"
         thread.start()
     }
 
+    deinit {
+        intake.deinitialize(count: 1)
+        intake.deallocate()
+        stages.deinitialize()
+        stages.deallocate()
+    }
+
+    /// A processor and its context.
+    struct Stage {
+        var processor: any Processor
+        let context: ProcessingContext
+    }
+
+    /// Names made unique with a `#2`, `#3`… suffix that no other destination has.
+    private static func uniqueNames(_ names: [String]) -> [String] {
+        var used: Set<String> = []
+        return names.map { name in
+            var unique = name
+            var suffix = 2
+            while used.contains(unique) {
+                unique = "\(name)#\(suffix)"
+                suffix += 1
+            }
+            used.insert(unique)
+            return unique
+        }
+    }
+
     var destinationNames: [String] { lanes.map(\.name) }
 
     // MARK: Caller side
 
-    /// The caller's path: stamp, lock, append, maybe wake the worker.
+    /// The caller's path: stamp, lock, append, and wake the worker if it is parked.
     ///
     /// Shutdown and consent are checked again after every wait for room, so a caller held back by the
-    /// `.block` policy never slips an event in after `optOut()` or `shutdown()`. An event counts as tracked
-    /// once it is queued or dropped, so the diagnostics never see it half-way.
-    func enqueue(_ event: Event) {
-        let timestamp = now()
-        monitor.lock()
-        while true {
-            if isShutdown || workerExited {
-                tracked += 1
-                callerDrops[.afterShutdown, default: 0] += 1
-                let first = !reportedAfterShutdown
-                reportedAfterShutdown = true
-                monitor.unlock()
-                if first {
-                    center.report(
-                        Problem(
-                            .trackedAfterShutdown,
-                            "An event was tracked after shutdown(); it and any later ones are ignored",
-                            outcome: .dropped, eventName: event.problemName))
-                }
-                return
-            }
-            guard granted else {
-                tracked += 1
-                callerDrops[.optedOut, default: 0] += 1
-                monitor.unlock()
-                return
-            }
-            if pendingEvents < buffering.capacity { break }
-            // Never wait on one of the client's own threads (a destination or `onProblem` tracking): only
-            // those threads could make room, so waiting there would deadlock.
-            if buffering.whenFull == .block, !stopping, !Self.isClientThread {
-                blockedCallers += 1
-                resumeBlockedCallerWaiters()
-                monitor.wait(.notFull)
-                blockedCallers -= 1
-                continue
-            }
-            tracked += 1
-            callerDrops[.bufferFull, default: 0] += 1
-            let first = !overflowing
-            overflowing = true
-            monitor.unlock()
-            if first {
-                center.report(
-                    Problem(
-                        .bufferFull,
-                        "The client's queue is full (\(buffering.capacity) events); new events are dropped until the worker catches up",
-                        outcome: .dropped, eventName: event.problemName))
-            }
+    /// `.block` policy never slips an event in after `optOut()` or `shutdown()`.
+    func enqueue(_ event: consuming Event) {
+        let depth = FeedbackDepth.current
+        if let depth, depth >= FeedbackDepth.deepestDelivered {
+            refuse(.feedbackLoop, name: event.problemName, depth: depth)
             return
         }
-        tracked += 1
-        sequence += 1
-        var envelope = Envelope(
-            event: event, messageId: MessageID(prefix: prefix, sequence: sequence), timestamp: timestamp,
-            userId: identity.userId, anonymousId: identity.anonymousId)
-        if event.kind != .track && event.kind != .screen { updateIdentity(for: event, envelope: &envelope) }
-        pending.append(.event(envelope, sequence: sequence))
-        pendingEvents += 1
-        if workerWaiting { monitor.signal(.notEmpty) }
-        monitor.unlock()
-    }
-
-    /// Returns once at least `count` callers are waiting for room in a full `.block` queue. For tests of
-    /// what happens to a caller held back while something else changes.
-    package func waitForBlockedCallers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            monitor.withLock {
-                if blockedCallers >= count {
-                    continuation.resume()
-                } else {
-                    blockedCallerWaiters.append((count, continuation))
+        let intake = intake
+        var refusal = DropReason.optedOut
+        let offer = queue.offer(
+            QueueItem(
+                event: event, messageId: MessageID(prefix: prefix, sequence: 0), timestamp: now(),
+                origin: depth == nil ? .app : .feedback),
+            weight: 1, mayWait: depth == nil,
+            admit: {
+                if intake.pointee.isShutdown {
+                    refusal = .afterShutdown
+                    return false
                 }
-            }
+                return intake.pointee.granted
+            },
+            stamp: { item in
+                intake.pointee.sequence += 1
+                let sequence = intake.pointee.sequence
+                item.sequence = sequence
+                item.envelope!.messageId.sequence = sequence
+                item.envelope!.userId = intake.pointee.identity.userId
+                item.envelope!.anonymousId = intake.pointee.identity.anonymousId
+                let kind = item.envelope!.event.kind
+                if kind != .track && kind != .screen { updateIdentity(for: &item.envelope!) }
+            },
+            onFirstWait: { waiting in
+                accounting.problems.report(
+                    Problem(
+                        .waitingForRoom,
+                        "The client's queue is full (\(queue.capacity) events); callers of track wait for room (the block policy)",
+                        outcome: .reported, eventName: waiting.envelope?.event.problemName),
+                    depth: depth)
+            })
+        switch offer {
+        case .accepted:
+            return
+        case .refused(let item) where refusal == .afterShutdown, .closed(let item):
+            refuse(.afterShutdown, name: item.envelope?.event.problemName, depth: depth)
+        case .refused:
+            refuse(.optedOut, name: nil, depth: depth)
+        case .full(let item, _, let startsEpisode):
+            accounting.refused(.bufferFull)
+            guard startsEpisode else { return }
+            accounting.problems.report(
+                Problem(
+                    .bufferFull,
+                    "The client's queue is full (\(queue.capacity) events); new events are dropped until the worker catches up",
+                    outcome: .dropped, eventName: item.envelope?.event.problemName),
+                depth: depth)
         }
     }
 
-    /// Resumes the tests waiting for this many blocked callers. Called with the lock held.
-    private func resumeBlockedCallerWaiters() {
-        guard !blockedCallerWaiters.isEmpty else { return }
-        let ready = blockedCallerWaiters.filter { $0.count <= blockedCallers }
-        blockedCallerWaiters.removeAll { $0.count <= blockedCallers }
-        for waiter in ready { waiter.continuation.resume() }
-    }
-
-    /// Marks the calling thread as one of a client's own (its worker or a destination's thread).
-    static func markClientThread() { Thread.current.threadDictionary[clientThreadKey] = true }
-
-    /// Whether the calling thread is one of a client's own threads. Read only when a full queue would
-    /// make the caller wait.
-    static var isClientThread: Bool { Thread.current.threadDictionary[clientThreadKey] != nil }
-
-    private static let clientThreadKey = "tally.clientThread"
-
-    /// Identify and alias change who later events come from. Called with the lock held.
-    private func updateIdentity(for event: Event, envelope: inout Envelope) {
-        guard limits.acceptsName(event.subject) else { return }  // the input limits drop this event later
-        switch event.kind {
-        case .identify:
-            identity.userId = event.userId
-            identity.traits.merge(event.traits) { _, new in new }
-            envelope.userId = event.userId
-        case .alias:
-            identity.userId = event.userId
+    /// Counts a caller's event dropped before the queue, and reports the first of some kinds.
+    private func refuse(_ reason: DropReason, name: String?, depth: Int?) {
+        accounting.refused(reason)
+        switch reason {
+        case .afterShutdown:
+            accounting.problems.reportOnce(
+                Problem(
+                    .trackedAfterShutdown, "An event was tracked after shutdown(); it and any later ones are ignored",
+                    outcome: .dropped, eventName: name),
+                depth: depth)
+        case .feedbackLoop:
+            accounting.problems.reportOnce(
+                Problem(
+                    .feedbackLoop,
+                    "An event was tracked while the client handled a feedback event (one tracked from a destination, a processor or onProblem); it and any later ones are dropped",
+                    outcome: .dropped, eventName: name),
+                depth: depth)
         default:
             return
         }
-        identityStore.save(identity)
+    }
+
+    /// Identify and alias change who later events come from. Called with the queue's lock held.
+    private func updateIdentity(for envelope: inout Envelope) {
+        let event = envelope.event
+        guard limits.acceptsName(event.subject) else { return }  // the input limits drop this event later
+        switch event.kind {
+        case .identify:
+            intake.pointee.identity.userId = event.userId
+            intake.pointee.identity.traits.merge(event.traits) { _, new in new }
+            envelope.userId = event.userId
+        case .alias:
+            intake.pointee.identity.userId = event.userId
+        default:
+            return
+        }
+        identityStore.save(intake.pointee.identity)
     }
 
     func resetIdentity() {
-        monitor.withLock {
-            identity = .anonymous()
-            identityStore.save(identity)
-            guard !isShutdown else { return }
-            pending.append(.reset)
-            if workerWaiting { monitor.signal(.notEmpty) }
+        let intake = intake
+        let offer = queue.offer(
+            QueueItem(marker: .reset), weight: 0, mayWait: false,
+            admit: {
+                // The new identity and the marker, under one lock: events tracked after the reset carry the
+                // new identity and reach each destination after its reset.
+                intake.pointee.identity = .anonymous()
+                identityStore.save(intake.pointee.identity)
+                return !intake.pointee.isShutdown
+            })
+        if case .closed = offer {
+            queue.withLock {
+                intake.pointee.identity = .anonymous()
+                identityStore.save(intake.pointee.identity)
+            }
         }
     }
 
-    var currentIdentity: Identity { monitor.withLock { identity } }
+    var currentIdentity: Identity { queue.withLock { intake.pointee.identity } }
 
-    var consentGranted: Bool { monitor.withLock { granted } }
+    var consentGranted: Bool { queue.withLock { intake.pointee.granted } }
 
     func setConsent(_ newValue: Bool) {
-        monitor.withLock {
-            granted = newValue
-            if !newValue { for lane in lanes { lane.optOut(below: sequence) } }
+        queue.withLock {
+            intake.pointee.granted = newValue
+            if !newValue {
+                for ledger in accounting.destinations { ledger.optOut(below: intake.pointee.sequence) }
+            }
         }
+        // Callers waiting for room under the block policy look at consent again.
+        if !newValue { queue.wakeProducers() }
     }
 
     // MARK: Flush and shutdown
 
-    func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let barrier = FlushBarrier(parties: lanes.count, continuation: continuation)
-            monitor.lock()
-            guard !workerExited else {
-                monitor.unlock()
-                barrier.resolveNow()
-                return
-            }
-            pending.append(.flush(barrier))
-            if workerWaiting { monitor.signal(.notEmpty) }
-            monitor.unlock()
+    /// Waits until every event tracked before the call has reached every destination, or `sleep` returns
+    /// (the deadline), or the task is cancelled.
+    func flush(sleep: (@Sendable () async throws -> Void)?) async -> FlushResult {
+        let barrier = FlushBarrier(lanes: lanes.count)
+        if case .closed = queue.offer(QueueItem(marker: .flush(barrier)), weight: 0, mayWait: false) {
+            // After shutdown nothing more passes through the queue: wait for each lane to deliver what it
+            // still holds and end.
+            for lane in lanes { lane.whenEnded { [index = lane.index] in barrier.arrive(index) } }
+            if lanes.isEmpty { barrier.resolve(.completed) }
         }
-    }
-
-    func shutdown() async {
-        monitor.withLock { isShutdown = true }
-        await flush()
-        stop()
-    }
-
-    /// Lets the worker drain what is queued, stop its destinations and exit.
-    func stop() {
-        monitor.withLock {
-            stopping = true
-            monitor.signal(.notEmpty)
-            monitor.broadcast(.notFull)
-        }
-    }
-
-    // MARK: Worker
-
-    private func run() {
-        Self.markClientThread()
-        var batch: [QueueItem] = []
-        batch.reserveCapacity(min(buffering.capacity, 1024))
-        var laneBatches = [[LaneItem]](repeating: [], count: lanes.count)
-        while true {
-            monitor.lock()
-            while pending.isEmpty && !stopping {
-                workerWaiting = true
-                monitor.wait(.notEmpty)
-                workerWaiting = false
-            }
-            if pending.isEmpty {
-                workerExited = true
-                monitor.unlock()
-                break
-            }
-            swap(&pending, &batch)
-            pendingEvents = 0
-            overflowing = false
-            if buffering.whenFull == .block { monitor.broadcast(.notFull) }
-            monitor.unlock()
-
-            process(batch, into: &laneBatches)
-            batch.removeAll(keepingCapacity: true)
-        }
-        for lane in lanes { lane.stop() }
-    }
-
-    private func process(_ batch: [QueueItem], into laneBatches: inout [[LaneItem]]) {
-        var drops: [DropReason: Int] = [:]
-        var routedAway = [Int](repeating: 0, count: lanes.count)
-        var events = [Int](repeating: 0, count: lanes.count)
-        for item in batch {
-            switch item {
-            case .flush(let barrier):
-                for index in lanes.indices { laneBatches[index].append(.flush(barrier)) }
-            case .reset:
-                for index in lanes.indices { laneBatches[index].append(.reset) }
-            case .event(let stamped, let sequence):
-                guard let envelope = prepare(stamped, drops: &drops) else { continue }
-                let delivery = Delivery(envelope, sequence: sequence)
-                for (index, lane) in lanes.enumerated() {
-                    if let allowed = envelope.destinations, !allowed.contains(lane.name) {
-                        routedAway[index] += 1
-                    } else {
-                        laneBatches[index].append(.event(delivery))
-                        events[index] += 1
-                    }
-                }
+        let status = await barrier.wait(sleep: sleep)
+        let result = result(status, unfinished: barrier.unfinishedLanes)
+        if result.status == .timedOut {
+            for (name, held) in result.unfinished.sorted(by: { $0.key < $1.key }) {
+                accounting.problems.report(
+                    Problem(
+                        .destinationStuck,
+                        "The destination did not finish a flush by its deadline; it still holds \(held) events",
+                        outcome: .reported, destination: name),
+                    depth: nil)
             }
         }
-        // Counts are committed before the batch (and any flush barrier in it) moves on, so a flush sees them.
-        if !drops.isEmpty { center.count(drops) }
-        for (index, lane) in lanes.enumerated() {
-            lane.enqueue(&laneBatches[index], events: events[index], routedAway: routedAway[index])
-        }
-        if lanes.isEmpty {
-            for case .flush(let barrier) in batch { barrier.resolveNow() }
-        }
+        return result
     }
 
-    /// Input limits, then processors. Nil when the event is dropped.
-    private func prepare(_ stamped: Envelope, drops: inout [DropReason: Int]) -> Envelope? {
-        var envelope = stamped
-        let (event, problems) = limits.sanitize(envelope.event)
-        for problem in problems { center.report(problem) }
-        guard let event else {
-            drops[.invalidEvent, default: 0] += 1
-            return nil
-        }
-        if !problems.isEmpty { envelope.event = event }
-        for (processor, context) in processors {
-            guard let next = processor.process(envelope, context: context) else {
-                drops[.filtered(by: processor.name), default: 0] += 1
-                return nil
-            }
-            envelope = next
-        }
-        return envelope
+    /// The result of a flush that ended with `status` while the lanes at `unfinished` had not passed it.
+    private func result(_ status: FlushResult.Status, unfinished: [Int]) -> FlushResult {
+        guard status != .completed, !unfinished.isEmpty else { return FlushResult(status: .completed) }
+        let queued = queue.acceptedCount - handled.withLock { $0 }
+        var held: [String: Int] = [:]
+        for index in unfinished { held[lanes[index].name] = lanes[index].ledger.held }
+        return FlushResult(status: status, unfinished: held, queued: queued)
     }
+
+    /// Stops accepting events, then flushes. Returns what the flush achieved; the client is shut down
+    /// either way.
+    func shutdown(sleep: (@Sendable () async throws -> Void)?) async -> FlushResult {
+        let first = queue.withLock {
+            defer { intake.pointee.isShutdown = true }
+            return !intake.pointee.isShutdown
+        }
+        queue.wakeProducers()
+        let result = await flush(sleep: sleep)
+        if first { stop() }
+        return result
+    }
+
+    /// The worker has handed `events` more events to every lane, or dropped them.
+    func markHandled(_ events: Int) { handled.withLock { $0 += events } }
+
+    /// Lets the worker hand on what is queued, then stop its lanes and exit.
+    func stop() { queue.close() }
 
     // MARK: Diagnostics
 
-    var diagnostics: Diagnostics {
-        var snapshot = Diagnostics()
-        monitor.withLock {
-            snapshot.tracked = tracked
-            snapshot.dropped = callerDrops
-        }
-        center.fill(&snapshot)
-        for lane in lanes { snapshot.destinations[lane.name] = lane.diagnostics }
-        return snapshot
-    }
-}
-
-/// The sequence number up to which events must not be delivered: everything stamped before the latest
-/// opt-out. Each destination lane has its own, so the check it makes for every event takes a lock no
-/// other thread contends for except during an opt-out.
-final class ConsentCutoff: Sendable {
-    private let cutoff = Locked<UInt64?>(nil)
-
-    func optOut(below sequence: UInt64) { cutoff.withLock { $0 = sequence } }
-
-    /// Whether an event stamped with `sequence` may still be delivered.
-    @inline(__always)
-    func allows(_ sequence: UInt64) -> Bool {
-        cutoff.withLock { cutoff in cutoff.map { sequence > $0 } ?? true }
-    }
-}
-
-/// Resumes a flush once every destination has passed it.
-final class FlushBarrier: Sendable {
-    private let state: Locked<(parties: Int, continuation: CheckedContinuation<Void, Never>?)>
-
-    init(parties: Int, continuation: CheckedContinuation<Void, Never>) {
-        state = Locked((parties, continuation))
-    }
-
-    /// One destination has delivered everything before the barrier.
-    func arrive() {
-        let continuation: CheckedContinuation<Void, Never>? = state.withLock { state in
-            state.parties -= 1
-            guard state.parties <= 0 else { return nil }
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume()
-    }
-
-    /// Nothing to wait for.
-    func resolveNow() {
-        let continuation = state.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume()
-    }
+    var diagnostics: Diagnostics { accounting.snapshot(accepted: queue.acceptedCount) }
 }

@@ -15,10 +15,17 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// The event name was empty or only whitespace. The event is dropped.
         public static let emptyName = Code("empty_name")
-        /// The event name was longer than ``InputLimits/maximumNameLength``. The event is dropped.
+        /// The event name (or id) was longer than ``InputLimits/maximumNameBytes`` UTF-8 bytes. The event is
+        /// dropped.
         public static let nameTooLong = Code("name_too_long")
+        /// The event name (or id) held a control or invisible character (see ``InputLimits``). The event is
+        /// dropped.
+        public static let invalidName = Code("invalid_name")
         /// A property key was empty. The property is removed.
         public static let emptyPropertyKey = Code("empty_property_key")
+        /// A property key was longer than ``InputLimits/maximumNameBytes`` UTF-8 bytes or held a control or
+        /// invisible character. The property is removed.
+        public static let invalidPropertyKey = Code("invalid_property_key")
         /// A double was NaN or infinite. It is replaced by `null`.
         public static let nonFiniteNumber = Code("non_finite_number")
         /// A string was longer than ``InputLimits/maximumStringBytes``. It is truncated.
@@ -32,9 +39,21 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         public static let vendorLimit = Code("vendor_limit")
         /// A destination threw an error while receiving an event.
         public static let destinationFailed = Code("destination_failed")
-        /// A destination's buffer was full and an event was dropped by its overflow policy.
+        /// A buffer was full and an event was dropped by its overflow policy. Reported once per overflow
+        /// episode (until the buffer empties again).
         public static let bufferFull = Code("buffer_full")
-        /// An event was tracked after ``AnalyticsClient/shutdown()``.
+        /// A buffer was full under ``Buffering/OverflowPolicy/block`` and something waits for room: a caller
+        /// of `track` for the client's queue (reported on the caller's thread before it waits), the client's
+        /// worker for a destination's queue (``Problem/destination`` is set). Nothing is dropped. Reported
+        /// once per overflow episode.
+        public static let waitingForRoom = Code("waiting_for_room")
+        /// A destination did not finish a ``AnalyticsClient/flush()`` or ``AnalyticsClient/shutdown()`` by its
+        /// deadline; the message says how many events it still holds.
+        public static let destinationStuck = Code("destination_stuck")
+        /// An event was tracked while the client handled a feedback event (see ``Envelope/Origin``). It is
+        /// dropped and counted under ``DropReason/feedbackLoop``; only the first is reported.
+        public static let feedbackLoop = Code("feedback_loop")
+        /// An event was tracked after ``AnalyticsClient/shutdown()``. Only the first is reported.
         public static let trackedAfterShutdown = Code("tracked_after_shutdown")
         /// Two destinations had the same name; the later one was renamed.
         public static let duplicateDestinationName = Code("duplicate_destination_name")

@@ -6,24 +6,42 @@ import Foundation
 /// | input | outcome | problem code |
 /// |---|---|---|
 /// | name empty or only whitespace | event dropped | ``Problem/Code/emptyName`` |
-/// | name longer than ``maximumNameLength`` characters (256) | event dropped | ``Problem/Code/nameTooLong`` |
+/// | name longer than ``maximumNameBytes`` UTF-8 bytes (256) | event dropped | ``Problem/Code/nameTooLong`` |
+/// | name with a control or invisible character | event dropped | ``Problem/Code/invalidName`` |
 ///
 /// The name rules apply to the name of a track or screen event, and to the id an identify or alias event
 /// (``Event/userId``) or a group event (``Event/groupId``) carries.
 ///
 /// | empty property key | property removed | ``Problem/Code/emptyPropertyKey`` |
+/// | key longer than ``maximumNameBytes`` UTF-8 bytes, or with a control or invisible character | property removed | ``Problem/Code/invalidPropertyKey`` |
 /// | NaN or an infinity | replaced by `null` | ``Problem/Code/nonFiniteNumber`` |
 /// | string longer than ``maximumStringBytes`` UTF-8 bytes (64 KiB) | cut to the longest prefix of whole characters that fits | ``Problem/Code/stringTooLong`` |
 /// | arrays and objects nested deeper than ``maximumDepth`` levels (32; at most ``PropertyValue/maximumDepth``, 64) | the container at level 33 replaced by `null` | ``Problem/Code/nestingTooDeep`` |
 /// | more than ``maximumPropertyCount`` properties (1,000) | the first 1,000 keys in sorted order kept, the rest removed | ``Problem/Code/tooManyProperties`` |
 ///
 /// A property value directly in ``Event/properties`` is at level 1 when it is an array or object; its
-/// containers are at level 2, and so on. Every rule reports one ``Problem`` per occurrence with a JSON
-/// pointer to the property, and the client counts dropped events under ``DropReason/invalidEvent``.
+/// containers are at level 2, and so on. The key rules apply to the keys of objects at every level. Every
+/// rule reports one ``Problem`` per occurrence with a JSON pointer to the property, and the client counts
+/// dropped events under ``DropReason/invalidEvent``.
+///
+/// ## Control and invisible characters
+/// Names, ids and keys are identifiers: two that look the same must be the same. So they may not hold
+/// - control characters: Unicode's category Cc (U+0000 to U+001F, U+007F to U+009F: NUL, tab, line feed,
+///   escape…) and the line and paragraph separators U+2028 and U+2029;
+/// - invisible characters: Unicode's format characters (category Cf) and every other default-ignorable
+///   code point: zero-width space, non-joiner and joiner (U+200B to U+200D), word joiner (U+2060), byte
+///   order mark (U+FEFF), soft hyphen (U+00AD), bidirectional controls, variation selectors, tag
+///   characters, Hangul fillers.
+///
+/// An event whose name or id holds one is dropped, and a property whose key holds one is removed, rather
+/// than cleaned: a cleaned id could name another user. Emoji sequences use joiners and variation
+/// selectors, so keep emoji out of names. String *values* may hold any character; JSON escapes them.
 public struct InputLimits: Sendable, Hashable {
-    /// The longest event name, in characters. Default 256.
-    public var maximumNameLength: Int {
-        didSet { if maximumNameLength < 0 { maximumNameLength = 0 } }
+    /// The longest name, id or property key, in UTF-8 bytes. Default 256: 256 ASCII characters, fewer
+    /// when some take several bytes. Bytes, not characters: one character may have any number of
+    /// combining marks, so a limit in characters bounds nothing.
+    public var maximumNameBytes: Int {
+        didSet { if maximumNameBytes < 0 { maximumNameBytes = 0 } }
     }
     /// The longest string value, in UTF-8 bytes. Default 65,536.
     public var maximumStringBytes: Int {
@@ -45,10 +63,10 @@ public struct InputLimits: Sendable, Hashable {
     /// Creates limits; the defaults are the documented ones. Negative values are raised to 0, and a depth
     /// over ``PropertyValue/maximumDepth`` is lowered to it.
     public init(
-        maximumNameLength: Int = 256, maximumStringBytes: Int = 65_536, maximumDepth: Int = 32,
+        maximumNameBytes: Int = 256, maximumStringBytes: Int = 65_536, maximumDepth: Int = 32,
         maximumPropertyCount: Int = 1000
     ) {
-        self.maximumNameLength = max(0, maximumNameLength)
+        self.maximumNameBytes = max(0, maximumNameBytes)
         self.maximumStringBytes = max(0, maximumStringBytes)
         self.maximumDepth = Self.clampedDepth(maximumDepth)
         self.maximumPropertyCount = max(0, maximumPropertyCount)
@@ -61,39 +79,34 @@ public struct InputLimits: Sendable, Hashable {
     ///
     /// - Returns: the event to deliver, or nil when it must be dropped, and one problem per rule broken.
     public func sanitize(_ event: Event) -> (event: Event?, problems: [Problem]) {
-        var problems: [Problem] = []
-        let subject = event.subject
-        let name = event.problemName
-        if Self.isBlank(subject) {
-            problems.append(
-                Problem(
-                    .emptyName, "The \(event.subjectNoun) is empty or only whitespace", outcome: .dropped,
-                    eventName: name))
-            return (nil, problems)
-        }
-        if subject.utf8.count > maximumNameLength, subject.count > maximumNameLength {
-            problems.append(
-                Problem(
-                    .nameTooLong,
-                    "The \(event.subjectNoun) has \(subject.count) characters; at most \(maximumNameLength) are allowed",
-                    outcome: .dropped, eventName: event.name.isEmpty ? name : String(subject.prefix(64)) + "…"))
-            return (nil, problems)
-        }
-        guard needsWork(event.properties) else { return (event, []) }
-
         var event = event
-        var properties = event.properties
-        if properties.keys.contains("") {
-            properties.removeValue(forKey: "")
-            problems.append(
-                Problem(
-                    .emptyPropertyKey, "A property with an empty key was removed", outcome: .sanitized,
-                    eventName: name, path: "/properties/"))
+        var problems: [Problem] = []
+        let kept = apply(to: &event) { problems.append($0) }
+        return (kept ? event : nil, problems)
+    }
+
+    /// Applies the rules to `event` in place, the client's way: an event that breaks no rule, which is
+    /// nearly every event, is only read.
+    ///
+    /// - Parameters:
+    ///   - event: changed when a rule sanitizes something.
+    ///   - report: gets one problem per rule broken, in a stable order.
+    /// - Returns: false when the event must be dropped.
+    package func apply(to event: inout Event, report: (Problem) -> Void) -> Bool {
+        if let problem = nameProblem(of: event) {
+            report(problem)
+            return false
         }
+        guard needsWork(event.properties) else { return true }
+
+        let name = event.problemName
+        var properties = event.properties
+        event.properties = [:]
+        removeBadKeys(from: &properties, path: "/properties", eventName: name, report: report)
         if properties.count > maximumPropertyCount {
             let removed = properties.keys.sorted().dropFirst(maximumPropertyCount)
             for key in removed { properties.removeValue(forKey: key) }
-            problems.append(
+            report(
                 Problem(
                     .tooManyProperties,
                     "The event had \(removed.count + maximumPropertyCount) properties; the \(removed.count) after the first \(maximumPropertyCount) in key order were removed",
@@ -101,30 +114,34 @@ public struct InputLimits: Sendable, Hashable {
         }
         for key in properties.keys.sorted() {
             let path = "/properties/" + JSONPointer.escape(key)
-            properties[key] = sanitize(properties[key]!, depth: 1, path: path, eventName: name, problems: &problems)
+            properties[key] = sanitize(properties[key]!, depth: 1, path: path, eventName: name, report: report)
         }
         event.properties = properties
-        return (event, problems)
+        return true
     }
 
-    /// Whether an event with this name passes the name rules (not blank, not too long). Identity changes
-    /// follow the same rule, so a dropped identify event changes nobody's id.
+    /// Whether an event with this name passes the name rules. Identity changes follow the same rules, so a
+    /// dropped identify event changes nobody's id.
     package func acceptsName(_ name: String) -> Bool {
-        !Self.isBlank(name) && (name.utf8.count <= maximumNameLength || name.count <= maximumNameLength)
-    }
-
-    /// Whether `name` is empty or only whitespace. A visible ASCII byte settles it without walking the
-    /// characters, which is the common case.
-    package static func isBlank(_ name: String) -> Bool {
-        if name.utf8.contains(where: { $0 > 0x20 && $0 < 0x7F }) { return false }
-        return name.allSatisfy(\.isWhitespace)
+        checkName(name) == .valid
     }
 
     /// A cheap check that avoids copying when every property is fine, which is nearly always.
     private func needsWork(_ properties: [String: PropertyValue]) -> Bool {
         if properties.count > maximumPropertyCount { return true }
-        for (key, value) in properties where key.isEmpty || !isClean(value, depth: 1) { return true }
+        for (key, value) in properties where !acceptsKey(key) || !isCleanScalarOrNested(value) { return true }
         return false
+    }
+
+    /// ``isClean(_:depth:)`` for a top-level value, with scalars, nearly every value, settled inline.
+    @inline(__always)
+    private func isCleanScalarOrNested(_ value: PropertyValue) -> Bool {
+        switch value {
+        case .double(let double): return double.isFinite
+        case .string(let string): return string.utf8.count <= maximumStringBytes
+        case .int, .bigNumber, .bool, .null: return true
+        case .array, .object: return isClean(value, depth: 1)
+        }
     }
 
     private func isClean(_ value: PropertyValue, depth: Int) -> Bool {
@@ -136,23 +153,23 @@ public struct InputLimits: Sendable, Hashable {
             return depth <= maximumDepth && elements.allSatisfy { isClean($0, depth: depth + 1) }
         case .object(let members):
             return depth <= maximumDepth
-                && members.values.allSatisfy { isClean($0, depth: depth + 1) }
+                && members.allSatisfy { acceptsKey($0.key) && isClean($0.value, depth: depth + 1) }
         }
     }
 
     private func sanitize(
-        _ value: PropertyValue, depth: Int, path: String, eventName: String, problems: inout [Problem]
+        _ value: PropertyValue, depth: Int, path: String, eventName: String, report: (Problem) -> Void
     ) -> PropertyValue {
         switch value {
         case .double(let double) where !double.isFinite:
-            problems.append(
+            report(
                 Problem(
                     .nonFiniteNumber, "\(double) cannot be represented in JSON and was replaced by null",
                     outcome: .sanitized, eventName: eventName, path: path))
             return .null
         case .string(let string) where string.utf8.count > maximumStringBytes:
             let cut = Self.truncate(string, toUTF8Bytes: maximumStringBytes)
-            problems.append(
+            report(
                 Problem(
                     .stringTooLong,
                     "A string of \(string.utf8.count) bytes was cut to \(cut.utf8.count) bytes (the limit is \(maximumStringBytes))",
@@ -160,7 +177,7 @@ public struct InputLimits: Sendable, Hashable {
             return .string(cut)
         case .array, .object:
             guard depth <= maximumDepth else {
-                problems.append(
+                report(
                     Problem(
                         .nestingTooDeep,
                         "Arrays and objects nest deeper than \(maximumDepth) levels; the deeper part was replaced by null",
@@ -170,15 +187,16 @@ public struct InputLimits: Sendable, Hashable {
             if case .array(let elements) = value {
                 return .array(
                     elements.enumerated().map { index, element in
-                        sanitize(element, depth: depth + 1, path: "\(path)/\(index)", eventName: eventName, problems: &problems)
+                        sanitize(element, depth: depth + 1, path: "\(path)/\(index)", eventName: eventName, report: report)
                     })
             }
-            guard case .object(let members) = value else { return value }
+            guard case .object(var members) = value else { return value }
+            removeBadKeys(from: &members, path: path, eventName: eventName, report: report)
             var result: [String: PropertyValue] = [:]
             for key in members.keys.sorted() {
                 result[key] = sanitize(
                     members[key]!, depth: depth + 1, path: path + "/" + JSONPointer.escape(key), eventName: eventName,
-                    problems: &problems)
+                    report: report)
             }
             return .object(result)
         default:

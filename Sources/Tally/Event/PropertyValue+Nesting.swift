@@ -85,7 +85,6 @@ extension PropertyValue {
         case (.double(let a), .double(let b)): return a == b
         case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
-        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.null, .null): return true
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }

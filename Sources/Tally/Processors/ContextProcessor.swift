@@ -16,14 +16,14 @@ public struct ContextProcessor: Processor {
 
     public var name: String { "context" }
 
-    public func process(_ envelope: Envelope) -> Envelope? {
-        var envelope = envelope
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
         if envelope.context.isEmpty {
+            // Shares this processor's dictionary: no copy until something changes it.
             envelope.context = values
         } else {
             envelope.context.merge(values) { existing, _ in existing }
         }
-        return envelope
+        return .keep
     }
 
     /// The library's name and version and the operating system, under `library` and `os`.

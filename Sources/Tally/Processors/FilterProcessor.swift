@@ -20,7 +20,9 @@ public struct FilterProcessor: Processor {
         self.keep = keep
     }
 
-    public func process(_ envelope: Envelope) -> Envelope? { keep(envelope) ? envelope : nil }
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
+        keep(envelope) ? .keep : .drop
+    }
 }
 
 extension Processor where Self == FilterProcessor {

@@ -34,29 +34,32 @@ public struct RedactionProcessor: Processor {
 
     public var name: String { "redact" }
 
-    public func process(_ envelope: Envelope) -> Envelope? {
-        var envelope = envelope
-        envelope.event.properties = redact(envelope.event.properties)
-        if !envelope.context.isEmpty { envelope.context = redact(envelope.context) }
-        return envelope
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
+        redact(&envelope.event.properties)
+        if !envelope.context.isEmpty { redact(&envelope.context) }
+        return .keep
     }
 
-    private func redact(_ members: [String: PropertyValue]) -> [String: PropertyValue] {
-        var result = members
+    /// Finds what to change first, then changes it in place: writing while iterating would copy the
+    /// dictionary.
+    private func redact(_ members: inout [String: PropertyValue]) {
+        var changes: [(key: String, value: PropertyValue)] = []
         for (key, value) in members {
             if keys.contains(key.lowercased()) {
-                result[key] = .string(replacement)
+                changes.append((key, .string(replacement)))
             } else {
                 let redacted = redact(value)
-                if redacted != value { result[key] = redacted }
+                if redacted != value { changes.append((key, redacted)) }
             }
         }
-        return result
+        for change in changes { members[change.key] = change.value }
     }
 
     private func redact(_ value: PropertyValue) -> PropertyValue {
         switch value {
-        case .object(let members): return .object(redact(members))
+        case .object(var members):
+            redact(&members)
+            return .object(members)
         case .array(let elements): return .array(elements.map(redact))
         case .string(let string):
             guard let pattern else { return value }

@@ -20,11 +20,10 @@ public struct RoutingProcessor: Processor {
 
     public var name: String { "route" }
 
-    public func process(_ envelope: Envelope) -> Envelope? {
-        guard matches(envelope) else { return envelope }
-        var envelope = envelope
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
+        guard matches(envelope) else { return .keep }
         envelope.destinations = envelope.destinations.map { $0.intersection(destinations) } ?? destinations
-        return envelope
+        return .keep
     }
 }
 

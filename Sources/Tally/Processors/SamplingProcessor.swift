@@ -35,8 +35,8 @@ public struct SamplingProcessor: Processor {
 
     public var name: String { "sample" }
 
-    public func process(_ envelope: Envelope) -> Envelope? {
-        keeps(envelope) ? envelope : nil
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
+        keeps(envelope) ? .keep : .drop
     }
 
     /// Whether this envelope is in the sample.

@@ -62,18 +62,28 @@ package final class Monitor: @unchecked Sendable {
 
 /// A value guarded by a lock.
 ///
-/// `@unchecked Sendable`: the value is only reached through `withLock`, under the monitor's mutex.
+/// `@unchecked Sendable`: the value is only reached through `withLock`, under the monitor's mutex. It lives
+/// behind a pointer rather than in a stored `var`, so that reaching it costs no dynamic exclusivity check:
+/// the lock already makes every access exclusive.
 package final class Locked<Value>: @unchecked Sendable {
     private let monitor = Monitor()
-    private var value: Value
+    private let value: UnsafeMutablePointer<Value>
 
-    package init(_ value: Value) { self.value = value }
+    package init(_ value: Value) {
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
+    }
+
+    deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
+    }
 
     @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         monitor.lock()
         defer { monitor.unlock() }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     package var current: Value { withLock { $0 } }

@@ -25,13 +25,13 @@ import Tally
 /// ## Where problems go
 /// Run by a client, the processor reports through the client's `ProcessingContext`: problems reach
 /// `AnalyticsClient.Configuration.onProblem` and `Diagnostics.recentProblems` like the client's own. An optional
-/// `reporter` gets them too, and is the only destination when ``process(_:)`` is called directly.
+/// `reporter` gets them too, and is the only destination when ``process(_:reportingTo:)`` is called directly.
 ///
 /// ## Failing in tests
 /// In ``Mode/failInTests`` the issue is reported at the line that created the processor (the
 /// `.validate(against:mode:)` call), because the client runs processors on its own thread, outside the
 /// test's call stack. Swift Testing attributes an issue to the running test through task-local state
-/// that the client's thread does not have, so tests that call ``process(_:)`` directly, or that use
+/// that the client's thread does not have, so tests that call ``process(_:reportingTo:)`` directly, or that use
 /// ``PlanValidator`` on recorded events, get the most precise failures.
 public struct PlanValidationProcessor: Processor {
     /// What to do with an event that breaks the plan.
@@ -77,39 +77,35 @@ public struct PlanValidationProcessor: Processor {
     /// `plan_validation`: the name drops are counted under.
     public var name: String { "plan_validation" }
 
-    /// Validates the envelope's event and applies the ``mode``: returns the envelope, or nil in ``Mode/drop``
-    /// when the event breaks the plan.
-    public func process(_ envelope: Envelope) -> Envelope? {
-        process(envelope, report: { problem in reporter?(problem) })
-    }
-
-    public func process(_ envelope: Envelope, context: ProcessingContext) -> Envelope? {
-        process(envelope) { problem in
+    /// Validates the envelope's event and applies the ``mode``: keeps the event, or drops it in ``Mode/drop``
+    /// when it breaks the plan. Problems go to `context` and to the processor's reporter.
+    public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
+        validate(envelope) { problem in
             context.report(problem)
             reporter?(problem)
         }
     }
 
-    private func process(_ envelope: Envelope, report: (Problem) -> Void) -> Envelope? {
-        guard mode != .off else { return envelope }
+    private func validate(_ envelope: Envelope, report: (Problem) -> Void) -> ProcessingDecision {
+        guard mode != .off else { return .keep }
         let violations = validator.validate(envelope.event)
-        guard !violations.isEmpty else { return envelope }
+        guard !violations.isEmpty else { return .keep }
         switch mode {
         case .off:
-            return envelope
+            return .keep
         case .report:
             for violation in violations { report(Problem(violation, outcome: .reported)) }
-            return envelope
+            return .keep
         case .drop:
             for violation in violations { report(Problem(violation, outcome: .dropped)) }
-            return nil
+            return .drop
         case .failInTests:
             let lines = violations.map { "  - \($0.description)" }.joined(separator: "\n")
             let noun = violations.count == 1 ? "violation" : "violations"
             reportIssue(
                 "Event breaks the tracking plan (\(violations.count) \(noun)):\n\(lines)",
                 fileID: callSite.fileID, filePath: callSite.filePath, line: callSite.line, column: callSite.column)
-            return envelope
+            return .keep
         }
     }
 

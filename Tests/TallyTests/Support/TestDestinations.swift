@@ -122,3 +122,38 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
         lock.signal()
     }
 }
+
+/// Resumes a test once the client reports a problem that `matches`, without polling. Give `receive` to
+/// the client's `onProblem`.
+final class ProblemSignal: Sendable {
+    private let matches: @Sendable (Problem) -> Bool
+    private let state = LockedBox<(seen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(_ matches: @escaping @Sendable (Problem) -> Bool) { self.matches = matches }
+
+    /// For `onProblem`.
+    var receive: @Sendable (Problem) -> Void {
+        { [self] problem in
+            guard matches(problem) else { return }
+            var waiters: [CheckedContinuation<Void, Never>] = []
+            state.mutate { state in
+                state.seen = true
+                waiters = state.waiters
+                state.waiters = []
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Returns once a matching problem was reported (at once if one already was).
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var seen = false
+            state.mutate { state in
+                seen = state.seen
+                if !seen { state.waiters.append(continuation) }
+            }
+            if seen { continuation.resume() }
+        }
+    }
+}

@@ -453,7 +453,7 @@ extension Vendors {
             // that Firebase's limit is the one that applies.
             let analytics = AnalyticsClient(
                 destinations: [destination],
-                configuration: AnalyticsClient.Configuration(inputLimits: InputLimits(maximumNameLength: 1000)))
+                configuration: AnalyticsClient.Configuration(inputLimits: InputLimits(maximumNameBytes: 1000)))
             analytics.track("menu item-ordered", ["item_name": "Pizza"])
             analytics.identify(userId: String(repeating: "u", count: 300))
             analytics.screen("Menu")

@@ -1,0 +1,108 @@
+import Foundation
+
+extension AnalyticsClient {
+    /// Everything about a client except its processors and destinations.
+    public struct Configuration: Sendable {
+        /// The client's own queue between callers and its worker. Default: 10,000 events, drop newest.
+        public var buffering: Buffering
+        /// Each destination's queue, unless ``bufferingByDestination`` names it. Default: 10,000 events,
+        /// drop newest.
+        public var destinationBuffering: Buffering
+        /// Queues for particular destinations, by name (after de-duplication).
+        public var bufferingByDestination: [String: Buffering]
+        /// The rules applied to every event before the processors. See ``InputLimits``.
+        public var inputLimits: InputLimits
+        /// Where the identity is loaded from and saved to. Default: in memory.
+        public var identityStore: any IdentityStore
+        /// Whether the user starts opted in. Default: true.
+        public var startsOptedIn: Bool
+        /// The clock for timestamps. Default: `Date.init`.
+        public var now: @Sendable () -> Date
+        /// Called for every problem, on the thread that found it (a caller's, the worker's or a
+        /// destination's). Keep it quick. It may track events (an `analytics_problem` event, say): they are
+        /// feedback events (``Envelope/Origin/feedback``), delivered and marked; what is tracked from
+        /// `onProblem` for a problem that a feedback event caused is dropped and counted under
+        /// ``DropReason/feedbackLoop``, so one app event leads to at most one feedback event per problem it
+        /// causes. `track` never waits for room here, even under ``Buffering/OverflowPolicy/block``: when the
+        /// queue is full the event is dropped and counted under ``DropReason/bufferFull``.
+        public var onProblem: (@Sendable (Problem) -> Void)?
+        /// How many recent problems ``Diagnostics/recentProblems`` keeps. Default: 100.
+        public var problemHistoryLimit: Int
+        /// ``flushTimeout`` in nanoseconds, stored without `Duration`, which iOS 15 lacks.
+        var flushTimeoutNanoseconds: Int64? = 30_000_000_000
+        /// ``clock``, stored without `Clock`, which iOS 15 lacks.
+        private var storedClock: (any Sendable)?
+
+        /// Creates a configuration; every parameter has the documented default.
+        public init(
+            buffering: Buffering = .default,
+            destinationBuffering: Buffering = .default,
+            bufferingByDestination: [String: Buffering] = [:],
+            inputLimits: InputLimits = .default,
+            identityStore: any IdentityStore = InMemoryIdentityStore(),
+            startsOptedIn: Bool = true,
+            now: @escaping @Sendable () -> Date = { Date() },
+            onProblem: (@Sendable (Problem) -> Void)? = nil,
+            problemHistoryLimit: Int = 100
+        ) {
+            self.buffering = buffering
+            self.destinationBuffering = destinationBuffering
+            self.bufferingByDestination = bufferingByDestination
+            self.inputLimits = inputLimits
+            self.identityStore = identityStore
+            self.startsOptedIn = startsOptedIn
+            self.now = now
+            self.onProblem = onProblem
+            self.problemHistoryLimit = problemHistoryLimit
+        }
+
+        /// The clock that the deadlines of ``AnalyticsClient/flush()`` and ``AnalyticsClient/shutdown()`` run
+        /// on. Default: `ContinuousClock()`. Tests of deadlines give a `ManualClock` from TallyTesting and
+        /// advance it instead of sleeping.
+        ///
+        /// ```swift
+        /// let clock = ManualClock()
+        /// var configuration = AnalyticsClient.Configuration()
+        /// configuration.clock = clock
+        /// ```
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        public var clock: any Clock<Duration> {
+            get { storedClock as? any Clock<Duration> ?? ContinuousClock() }
+            set { storedClock = newValue }
+        }
+
+        /// How long ``AnalyticsClient/flush()`` and ``AnalyticsClient/shutdown()`` wait at most when called
+        /// without a timeout, on ``clock``. Default: 30 seconds; nil waits until delivery completes (or the
+        /// task is cancelled). Before iOS 16 and macOS 13 the default applies, measured by `Task.sleep`.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        public var flushTimeout: Duration? {
+            get { flushTimeoutNanoseconds.map { .nanoseconds($0) } }
+            set { flushTimeoutNanoseconds = newValue.map(Self.nanoseconds) }
+        }
+
+        /// `duration` in whole nanoseconds, negative durations as 0 and huge ones as `Int64.max`.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        private static func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = max(duration, .zero).components
+            guard seconds < Int64.max / 1_000_000_000 - 1 else { return .max }
+            return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        }
+
+        /// A function that sleeps until a deadline `nanoseconds` after it is called, on ``clock``; nil for
+        /// no deadline.
+        func deadline(after nanoseconds: Int64?) -> (@Sendable () async throws -> Void)? {
+            guard let nanoseconds else { return nil }
+            if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+                let clock = clock
+                return { try await Self.sleep(on: clock, for: .nanoseconds(nanoseconds)) }
+            }
+            return { try await Task.sleep(nanoseconds: UInt64(max(0, nanoseconds))) }
+        }
+
+        /// Sleeps on a clock of any type (opening the existential).
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        static func sleep(on clock: some Clock<Duration>, for duration: Duration) async throws {
+            try await clock.sleep(for: duration)
+        }
+    }
+}

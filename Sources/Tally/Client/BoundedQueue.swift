@@ -1,0 +1,190 @@
+/// The one bounded queue of the client: between the callers of `track` and the worker, and between the
+/// worker and each destination.
+///
+/// Producers ``offer(_:weight:mayWait:admit:stamp:onFirstWait:)`` elements; one consumer thread
+/// ``drain(into:)``s everything queued in one go. Capacity counts *weight*: an event weighs 1, a part of a
+/// batch handed to a destination weighs the number of events it holds for it, and markers (a flush, a
+/// reset) weigh 0, so they always fit.
+///
+/// - An offer returns ``Offer/accepted``, ``Offer/full(_:room:startsEpisode:)`` (with what fits, for a
+///   producer that can split its element), ``Offer/refused(_:)`` (its `admit` said no) or
+///   ``Offer/closed(_:)``; every answer but the first hands the element back.
+/// - Under ``Buffering/OverflowPolicy/block`` a producer that may wait does, until some room opens; one that
+///   may not (the client's own threads) gets `.full`.
+/// - One wake-up per batch: a producer signals the consumer only when the consumer is parked, and clears
+///   the flag as it signals, so the producers that follow before the consumer runs do not signal again.
+///   The consumer takes everything at once.
+///
+/// `@unchecked Sendable`: the state behind `state` is only touched with `monitor` held. It lives behind a
+/// pointer so that reaching it costs no dynamic exclusivity check (the lock makes each access exclusive).
+/// The owner may guard state of its own with the same lock, through ``withLock(_:)`` and an offer's
+/// `admit` and `stamp` closures.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    /// What became of an offer.
+    enum Offer {
+        /// The element was added.
+        case accepted
+        /// Only `room` more units of weight fit right now, less than the element's weight. A producer that
+        /// can split its element offers the part that fits. When nothing fits, `startsEpisode` is true for
+        /// the first such answer since the consumer last emptied the queue, so that an overflow is reported
+        /// once, not once per element.
+        case full(Element, room: Int, startsEpisode: Bool)
+        /// The offer's `admit` closure refused the element.
+        case refused(Element)
+        /// The queue is closed: it accepts nothing more.
+        case closed(Element)
+    }
+
+    private struct State {
+        var elements: [Element] = []
+        var held = 0
+        var accepted = 0
+        var closed = false
+        var consumerParked = false
+        var overflowing = false
+        var waited = false
+        var waitingProducers = 0
+    }
+
+    /// The most weight the queue holds.
+    let capacity: Int
+    /// What a full queue does to a producer that may wait.
+    let policy: Buffering.OverflowPolicy
+
+    private let monitor = Monitor()
+    private let state: UnsafeMutablePointer<State>
+
+    /// Creates an empty queue.
+    ///
+    /// - Parameters:
+    ///   - capacity: the most weight it holds, at least 1.
+    ///   - policy: what a full queue does to a producer that may wait.
+    ///   - reserve: how many elements to make room for up front.
+    init(capacity: Int, policy: Buffering.OverflowPolicy, reserve: Int = 0) {
+        self.capacity = max(1, capacity)
+        self.policy = policy
+        state = .allocate(capacity: 1)
+        state.initialize(to: State())
+        state.pointee.elements.reserveCapacity(min(reserve, self.capacity))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    // MARK: Producers
+
+    /// Offers `element`, of `weight` units.
+    ///
+    /// - Parameters:
+    ///   - element: moved into the queue when accepted, handed back otherwise.
+    ///   - weight: what it counts against the capacity; 0 always fits.
+    ///   - mayWait: whether the producer may wait for room under the `.block` policy.
+    ///   - admit: runs with the lock held before anything else and again after every wait; false refuses
+    ///     the element.
+    ///   - stamp: runs with the lock held once the element fits, just before it is added.
+    ///   - onFirstWait: runs without the lock, with the element, before the first wait of an overflow
+    ///     episode; the offer then starts over.
+    func offer(
+        _ element: consuming Element, weight: Int, mayWait: Bool, admit: () -> Bool = { true },
+        stamp: (inout Element) -> Void = { _ in }, onFirstWait: (borrowing Element) -> Void = { _ in }
+    ) -> Offer {
+        monitor.lock()
+        while true {
+            if state.pointee.closed {
+                monitor.unlock()
+                return .closed(element)
+            }
+            guard admit() else {
+                monitor.unlock()
+                return .refused(element)
+            }
+            let room = capacity - state.pointee.held
+            if weight <= room { break }
+            if policy == .block, mayWait, room == 0 {
+                if !state.pointee.waited {
+                    state.pointee.waited = true
+                    monitor.unlock()
+                    onFirstWait(element)
+                    monitor.lock()
+                    continue
+                }
+                wakeConsumer()
+                state.pointee.waitingProducers += 1
+                monitor.wait(.notFull)
+                state.pointee.waitingProducers -= 1
+                continue
+            }
+            let startsEpisode = room == 0 && !state.pointee.overflowing
+            if room == 0 { state.pointee.overflowing = true }
+            monitor.unlock()
+            return .full(element, room: room, startsEpisode: startsEpisode)
+        }
+        stamp(&element)
+        state.pointee.elements.append(element)
+        state.pointee.held += weight
+        state.pointee.accepted += weight
+        wakeConsumer()
+        monitor.unlock()
+        return .accepted
+    }
+
+    /// Signals the consumer if it is parked. Called with the lock held.
+    @inline(__always)
+    private func wakeConsumer() {
+        guard state.pointee.consumerParked else { return }
+        state.pointee.consumerParked = false
+        monitor.signal(.notEmpty)
+    }
+
+    /// Runs `body` with the queue's lock held, for state its owner guards with the same lock.
+    @inline(__always)
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try monitor.withLock(body)
+    }
+
+    /// Wakes the producers waiting for room, so that they look again at what their `admit` closure reads.
+    func wakeProducers() {
+        monitor.withLock { monitor.broadcast(.notFull) }
+    }
+
+    /// Stops accepting elements. Producers waiting for room get ``Offer/closed(_:)``; the consumer drains
+    /// what is left and then gets false from ``drain(into:)``.
+    func close() {
+        monitor.withLock {
+            state.pointee.closed = true
+            wakeConsumer()
+            monitor.broadcast(.notFull)
+        }
+    }
+
+    /// The weight accepted since the queue was made.
+    var acceptedCount: Int { monitor.withLock { state.pointee.accepted } }
+
+    // MARK: The consumer
+
+    /// Waits until the queue holds something or is closed, then moves everything it holds into `batch`
+    /// (which must be empty; its capacity is kept for the queue's next elements).
+    ///
+    /// - Returns: false when the queue is closed and empty: the consumer is done.
+    func drain(into batch: inout [Element]) -> Bool {
+        monitor.lock()
+        while state.pointee.elements.isEmpty {
+            if state.pointee.closed {
+                monitor.unlock()
+                return false
+            }
+            state.pointee.consumerParked = true
+            monitor.wait(.notEmpty)
+        }
+        state.pointee.consumerParked = false
+        swap(&state.pointee.elements, &batch)
+        state.pointee.held = 0
+        state.pointee.overflowing = false
+        state.pointee.waited = false
+        if state.pointee.waitingProducers > 0 { monitor.broadcast(.notFull) }
+        monitor.unlock()
+        return true
+    }
+}

@@ -1,0 +1,135 @@
+extension Pipeline {
+    /// The worker thread: drains the client's queue a batch at a time, runs the input limits and the
+    /// processors on each event in place, boxes each event that survives once, and hands one batch of
+    /// boxes to every destination's lane.
+    ///
+    /// The worker's own buffer goes back to the client's queue for the next batch; the lanes share the
+    /// batch of boxes, and the last one to finish hands it back (see ``Batch``): in the steady state no
+    /// batch allocates.
+    func run() {
+        FeedbackDepth.set(0)
+        let pool = BatchPool()
+        var batch: [QueueItem] = []
+        batch.reserveCapacity(1024)
+        var drops: [DropReason: Int] = [:]
+        while queue.drain(into: &batch) {
+            let (events, kept, routed) = process(&batch, drops: &drops)
+            if !drops.isEmpty {
+                accounting.dropped(drops)
+                drops.removeAll(keepingCapacity: true)
+            }
+            if !lanes.isEmpty && (kept > 0 || batch.count > events) {
+                let shared = pool.take(capacity: kept + batch.count - events)
+                box(&batch, into: shared)
+                hand(shared, kept: kept, routed: routed)
+            }
+            batch.removeAll(keepingCapacity: true)
+            if events > 0 { markHandled(events) }
+        }
+        for lane in lanes { lane.close() }
+    }
+
+    /// Moves each kept event of `batch` into a box of its own in `shared`, and copies the markers.
+    private func box(_ batch: inout [QueueItem], into shared: Batch) {
+        // Filled as a local, so that appending costs no exclusivity check on the batch's property.
+        var boxed: [LaneItem] = []
+        swap(&boxed, &shared.items)
+        defer { swap(&boxed, &shared.items) }
+        batch.withUnsafeMutableBufferPointer { items in
+            for index in items.indices {
+                switch items[index].kind {
+                case .event:
+                    // Moves the envelope into its box; the slot is left empty.
+                    let delivery = Delivery(items[index].envelope.take()!, sequence: items[index].sequence)
+                    boxed.append(.event(Unmanaged.passRetained(delivery)))
+                case .flush(let barrier):
+                    boxed.append(.flush(barrier))
+                case .reset:
+                    boxed.append(.reset)
+                case .dropped:
+                    continue
+                }
+            }
+        }
+    }
+
+    /// Runs the input limits and the processors on every event of `batch`, marking the dropped ones.
+    ///
+    /// - Returns: how many events the batch held, how many are kept, and whether any kept event is routed
+    ///   to some destinations only.
+    private func process(
+        _ batch: inout [QueueItem], drops: inout [DropReason: Int]
+    ) -> (events: Int, kept: Int, routed: Bool) {
+        var events = 0
+        var kept = 0
+        var routed = false
+        var depth = 0
+        batch.withUnsafeMutableBufferPointer { items in
+            for index in items.indices {
+                switch items[index].kind {
+                case .event:
+                    break
+                case .flush(let barrier):
+                    // With no destination, the flush is done once the events before it were processed.
+                    if lanes.isEmpty { barrier.resolve(.completed) }
+                    continue
+                case .dropped, .reset:
+                    continue
+                }
+                events += 1
+                let eventDepth = items[index].envelope!.origin == .app ? 0 : 1
+                if eventDepth != depth {
+                    depth = eventDepth
+                    FeedbackDepth.set(depth)
+                }
+                if let reason = prepare(&items[index].envelope!) {
+                    items[index].kind = .dropped
+                    drops[reason, default: 0] += 1
+                } else {
+                    kept += 1
+                    if items[index].envelope!.destinations != nil { routed = true }
+                }
+            }
+        }
+        if depth != 0 { FeedbackDepth.set(0) }
+        return (events, kept, routed)
+    }
+
+    /// Applies the input limits, then the processors, in place. Returns why the event is dropped, or nil.
+    @inline(__always)
+    private func prepare(_ envelope: inout Envelope) -> DropReason? {
+        let problems = accounting.problems
+        guard limits.apply(to: &envelope.event, report: { problems.report($0, depth: FeedbackDepth.current) }) else {
+            return .invalidEvent
+        }
+        for index in stages.indices where Self.run(&stages[index], on: &envelope) == .drop {
+            return .filtered(by: stages[index].processor.name)
+        }
+        return nil
+    }
+
+    /// Runs one processor. `stage` is `inout` although nothing changes it: an exclusive access lets the
+    /// compiler call the processor without copying it and its context out of the buffer first. Only the
+    /// worker thread reaches the stages.
+    @inline(__always)
+    private static func run(_ stage: inout Stage, on envelope: inout Envelope) -> ProcessingDecision {
+        stage.processor.process(&envelope, context: stage.context)
+    }
+
+    /// Hands the processed batch to every lane: the same buffer to each, with the number of events it
+    /// should receive.
+    private func hand(_ batch: Batch, kept: Int, routed: Bool) {
+        // Held once for the worker while it hands out chunks, so that a fast lane cannot recycle the batch
+        // before the last lane has its chunk.
+        batch.hold()
+        for lane in lanes {
+            var events = kept
+            if routed {
+                events = 0
+                for item in batch.items where item.isDelivered(to: lane.name) { events += 1 }
+            }
+            lane.take(batch, events: events, routedAway: kept - events)
+        }
+        batch.release()
+    }
+}
