@@ -85,6 +85,7 @@ extension PropertyValue {
         case (.double(let a), .double(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
+        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
             guard level < Self.maximumDepth else { return Self.pendingPairsEqual(self, other) }
@@ -147,6 +148,9 @@ extension PropertyValue {
             hasher.combine(value)
         case .null:
             hasher.combine(4 as UInt8)
+        case .bigNumber(let value):
+            hasher.combine(7 as UInt8)
+            hasher.combine(value)
         case .array(let elements):
             hasher.combine(5 as UInt8)
             hasher.combine(elements.count)
