@@ -20,7 +20,7 @@ let package = Package(
     // macOS 13 / iOS 16: the SDKBridge timeout (a `Clock`) of "Wrapping awkward SDKs".
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "Tally", path: "../..", traits: ["CLI"]),
+        .package(name: "Tally", path: "../..", traits: ["CLI", "Delivery"]),
         .package(path: "VendorSDKs"),
     ],
     targets: [
@@ -80,6 +80,11 @@ let package = Package(
         .testTarget(
             name: "TrackingPlansDocTests",
             dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
+        ),
+        // TallyDelivery.md and "How delivery works" (the Delivery trait).
+        .testTarget(
+            name: "TallyDeliveryDocTests",
+            dependencies: [tally, .product(name: "TallyDelivery", package: "Tally")]
         ),
         .testTarget(
             name: "ReadingRecordingsDocTests",

@@ -83,6 +83,7 @@ extension PropertyValue {
         case (.string(let a), .string(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b
+        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
         case (.bigNumber(let a), .bigNumber(let b)): return a == b
