@@ -86,7 +86,6 @@ extension PropertyValue {
         case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
-        case (.bigNumber(let a), .bigNumber(let b)): return a == b
         case (.array(let a), .array(let b)):
             guard a.count == b.count else { return false }
             guard level < Self.maximumDepth else { return Self.pendingPairsEqual(self, other) }
