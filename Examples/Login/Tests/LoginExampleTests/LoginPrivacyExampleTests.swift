@@ -61,7 +61,7 @@ struct LoginPrivacyExampleTests {
     @Test func everyPersonalPropertyOfThePlanIsRedactedByTheApp() async throws {
         let plan = try ExamplesPlan.plan()
         let personal = plan.events.flatMap { event in
-            event.properties.filter { $0.value.pii }.map { (event: event, key: $0.key) }
+            event.properties.filter { $0.value.pii }.map { (event: event, key: $0.key.string) }
         }
         #expect(!personal.isEmpty)
         let app = try makeApp()

@@ -74,10 +74,10 @@ struct FirebaseExampleTests {
         let tracked = plan.events.filter { $0.kind == .track }
         let identified = plan.events.filter { $0.kind == .identify }
         for event in tracked {
-            analytics.track(Event(event.name, event.properties.mapValues { _ in "x" }))
+            analytics.track(Event(event.name, Self.placeholders(for: event)))
         }
         for event in identified {
-            analytics.track(.identify(userId: "user-42", traits: event.properties.mapValues { _ in "x" }))
+            analytics.track(.identify(userId: "user-42", traits: Self.placeholders(for: event)))
         }
         await analytics.flush()
 
@@ -86,15 +86,20 @@ struct FirebaseExampleTests {
             let sent = logged.first { $0.arguments.first == .value(.string(event.name)) }
             #expect(sent != nil, "\(event.name) did not reach Firebase under its own name: \(logged)")
             let names = sent?.arguments.last?.value?.objectValue?.keys.sorted() ?? []
-            #expect(names == event.properties.keys.sorted(), "\(event.name)'s parameters reached Firebase as \(names)")
+            #expect(names == event.properties.keys.map(\.string).sorted(), "\(event.name)'s parameters reached Firebase as \(names)")
         }
         let userProperties = firebase.calls.all(to: "setUserProperty(_:forName:)").compactMap { $0.arguments.last?.value?.stringValue }
-        #expect(Set(userProperties) == Set(identified.flatMap(\.properties.keys)))
+        #expect(Set(userProperties) == Set(identified.flatMap { $0.properties.keys.map(\.string) }))
         firebase.calls.expectCount(tracked.count, of: "logEvent(_:parameters:)")
         firebase.calls.expectCount(identified.count, of: "setUserID(_:)")
         firebase.calls.expectCount(userProperties.count, of: "setUserProperty(_:forName:)")
         #expect(problems.all.isEmpty, "\(problems.all)")
         await analytics.shutdown()
+    }
+
+    /// `"x"` for every property the plan declares on `event`.
+    private static func placeholders(for event: PlannedEvent) -> [String: PropertyValue] {
+        Dictionary(uniqueKeysWithValues: event.properties.keys.map { ($0.string, "x") })
     }
 }
 
