@@ -21,7 +21,9 @@ import Tally
 /// forgetting anything. To forget what was recorded, call ``clear()``.
 ///
 /// When the environment variable `TALLY_RECORD_DIR` names a folder, every spy of the test process also
-/// appends what it records to one file there, so a test run's recordings can feed `tally coverage`.
+/// appends what it records to one file there, so a test run's recordings can feed `tally coverage`. Each
+/// record's `origin` is the file and line that created the spy, so `tally coverage` names the test behind
+/// a failure.
 public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     private let storage: Storage
 
@@ -40,14 +42,14 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     ///     created it.
     ///   - now: the clock for the envelopes' timestamps.
     ///   - fileID: where exhaustive mode reports the spy's unaccounted events; the caller's by default.
-    ///   - filePath: see `fileID`.
+    ///   - filePath: see `fileID`; with `line`, also each run recording's `origin`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
     public init(
         source: String = #fileID, now: @escaping @Sendable () -> Date = { Date() }, fileID: StaticString = #fileID,
         filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        storage = Storage(source: source, now: now)
+        storage = Storage(source: source, origin: "\(filePath):\(line)", now: now)
         registerForExhaustiveCheck(as: "AnalyticsSpy", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -77,10 +79,13 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
         let log = EventLog(stampedAnonymousId: "spy")
         let resets = Locked(0)
         let source: String
+        /// The file and line that created the spy, written into run recordings.
+        let origin: String
         let now: @Sendable () -> Date
 
-        init(source: String, now: @escaping @Sendable () -> Date) {
+        init(source: String, origin: String, now: @escaping @Sendable () -> Date) {
             self.source = source
+            self.origin = origin
             self.now = now
         }
 
@@ -88,7 +93,8 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
             let timestamp = now()
             let position = log.append(event, stampedAt: timestamp)
             if let run = RunRecording.shared {
-                run.append(log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source)
+                run.append(
+                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source, origin: origin)
             }
         }
     }
@@ -116,8 +122,8 @@ final class RunRecording: Sendable {
 
     /// Appends a record. A failure is printed to standard error once (a coverage run would otherwise miss
     /// events without a word); the spy itself keeps working.
-    func append(_ envelope: Envelope, source: String) {
-        let record = Record(envelope: envelope, source: source)
+    func append(_ envelope: Envelope, source: String, origin: String) {
+        let record = Record(envelope: envelope, source: source, origin: origin)
         do {
             try sink.write(record, line: record.line)
         } catch {

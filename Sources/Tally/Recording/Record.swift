@@ -18,6 +18,7 @@ import Foundation
 /// | `event_user_id`, `group_id` | the ids an identify or alias event (``Event/userId``) or a group event (``Event/groupId``) carries; absent otherwise |
 /// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
 /// | `source` | who wrote the line, such as the process name or a test's name |
+/// | `origin` | optional: the source location (`path:line`) of the code that recorded the event, such as the line that created a test's spy; absent when unknown (readers of older versions ignore it) |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
 /// `properties` and `context` hold values nested at most ``PropertyValue/maximumDepth`` (64) levels, as
@@ -31,11 +32,20 @@ public struct Record: Sendable, Hashable {
     public var envelope: Envelope
     /// Who wrote the record, such as `LoginExample` or a test name; empty when unknown.
     public var source: String
+    /// Where in the source the event was recorded, as `path:line`: TallyTesting's spies write the line
+    /// that created the spy, so `tally coverage` can name the test behind a failure. Nil when unknown.
+    public var origin: String?
 
     /// Creates a record.
-    public init(envelope: Envelope, source: String = "") {
+    ///
+    /// - Parameters:
+    ///   - envelope: the event and what the client added to it.
+    ///   - source: who wrote the record.
+    ///   - origin: the source location that recorded the event, as `path:line`; nil when unknown.
+    public init(envelope: Envelope, source: String = "", origin: String? = nil) {
         self.envelope = envelope
         self.source = source
+        self.origin = origin
     }
 
     /// What the app said.
@@ -78,6 +88,10 @@ public struct Record: Sendable, Hashable {
         writer.writeObject(envelope.context)
         writer.writeRaw(#","source":"#)
         writer.writeString(source)
+        if let origin {
+            writer.writeRaw(#","origin":"#)
+            writer.writeString(origin)
+        }
         writer.writeRaw("}\n")
         return (writer.bytes, writer.cutContainers)
     }
@@ -123,6 +137,7 @@ public struct Record: Sendable, Hashable {
             timestamp: parsed.timestamp.flatMap(ISO8601.date(from:)) ?? Date(timeIntervalSince1970: 0),
             userId: parsed.userId, anonymousId: parsed.anonymousId ?? "", context: parsed.context)
         source = parsed.source ?? ""
+        origin = parsed.origin
     }
 
     /// The members of a record line, read without building a dictionary for the record itself.
@@ -139,6 +154,7 @@ public struct Record: Sendable, Hashable {
         var userId: String?
         var context: [String: PropertyValue] = [:]
         var source: String?
+        var origin: String?
         /// The first of `properties` and `context` that was not an object.
         var notAnObject: String?
 
@@ -168,6 +184,7 @@ public struct Record: Sendable, Hashable {
                     guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "context" }
                     fields.context = object
                 case "source": fields.source = value.stringValue
+                case "origin": fields.origin = value.stringValue
                 default: break
                 }
             }
@@ -184,6 +201,15 @@ extension Record {
     ///
     /// - Throws: ``RecordError`` as ``init(line:)`` does.
     public static func event(fromLine line: UnsafeBufferPointer<UInt8>) throws(RecordError) -> Event {
+        try eventAndOrigin(fromLine: line).event
+    }
+
+    /// Reads what the app said and the record's ``origin`` from a record line, as
+    /// ``event(fromLine:)`` does.
+    package static func eventAndOrigin(
+        fromLine line: UnsafeBufferPointer<UInt8>
+    ) throws(RecordError) -> (event: Event, origin: String?) {
+        var origin: String?
         var version: Int?
         var kindName: String?
         var name: String?
@@ -209,6 +235,7 @@ extension Record {
                     }
                 case "event_user_id": userId = try reader.nextValue().stringValue
                 case "group_id": groupId = try reader.nextValue().stringValue
+                case "origin": origin = try reader.nextValue().stringValue
                 default: try reader.skipValue()
                 }
             }
@@ -223,7 +250,7 @@ extension Record {
         guard let kindName, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId)
+        return (try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId), origin)
     }
 
     private static func notAnObject(_ member: String) -> RecordError {

@@ -13,6 +13,9 @@ extension PlanCoverage {
             case propertyNoLongerSeen
             /// An enum value the baseline saw sent is no longer sent.
             case enumValueNoLongerSeen
+            /// A planned event was seen a different number of times than in the baseline (see
+            /// ``PlanCoverage/countChanges(since:)``).
+            case countChanged
         }
 
         /// What was lost.
@@ -25,14 +28,32 @@ extension PlanCoverage {
         public var property: String?
         /// The enum value, for enum value regressions.
         public var value: PropertyValue?
+        /// How many times the baseline saw the event, for count changes.
+        public var baselineCount: Int?
+        /// How many times this run saw the event, for count changes.
+        public var count: Int?
 
         /// Creates a regression.
-        public init(kind: Kind, eventKind: Event.Kind, eventName: String, property: String? = nil, value: PropertyValue? = nil) {
+        ///
+        /// - Parameters:
+        ///   - kind: what was lost or changed.
+        ///   - eventKind: the event's kind.
+        ///   - eventName: the event's name.
+        ///   - property: the property, for property and enum value regressions.
+        ///   - value: the enum value, for enum value regressions.
+        ///   - baselineCount: the baseline's count, for count changes.
+        ///   - count: this run's count, for count changes.
+        public init(
+            kind: Kind, eventKind: Event.Kind, eventName: String, property: String? = nil, value: PropertyValue? = nil,
+            baselineCount: Int? = nil, count: Int? = nil
+        ) {
             self.kind = kind
             self.eventKind = eventKind
             self.eventName = eventName
             self.property = property
             self.value = value
+            self.baselineCount = baselineCount
+            self.count = count
         }
 
         /// One line, such as `track "checkout_started": property coupon is no longer seen`.
@@ -43,6 +64,9 @@ extension PlanCoverage {
             case .propertyNoLongerSeen: return "\(event): property \(property ?? "") is no longer seen"
             case .enumValueNoLongerSeen:
                 return "\(event): value \(value?.jsonString ?? "") of \(property ?? "") is no longer seen"
+            case .countChanged:
+                let was = baselineCount ?? 0
+                return "\(event) was seen \(was) time\(was == 1 ? "" : "s") in the baseline, \(count ?? 0) now"
             }
         }
     }
@@ -79,6 +103,30 @@ extension PlanCoverage {
             }
         }
         return regressions
+    }
+
+    /// The planned events seen a different number of times than in `baseline`, in event order: an event
+    /// logged twice, or once where it was logged twice. Empty when every count is the baseline's.
+    ///
+    /// Counts are compared for events in both the plan and the baseline. An event the baseline saw and
+    /// this run did not is a ``Regression/Kind/eventNoLongerSeen`` regression of ``regressions(since:)``,
+    /// not a count change; an event the baseline never saw that is seen now is a count change (from 0).
+    ///
+    /// ```swift
+    /// for change in coverage.countChanges(since: baseline) { print(change) }
+    /// // track "login_tapped" was seen 4 times in the baseline, 8 now
+    /// ```
+    ///
+    /// - Parameter baseline: an earlier run's coverage, as ``init(json:)`` reads it.
+    /// - Returns: one ``Regression/Kind/countChanged`` regression per event whose count changed.
+    public func countChanges(since baseline: PlanCoverage) -> [Regression] {
+        baseline.events.compactMap { old in
+            guard let new = events.first(where: { $0.kind == old.kind && $0.name == old.name }),
+                new.count != old.count, new.isSeen
+            else { return nil }
+            return Regression(
+                kind: .countChanged, eventKind: old.kind, eventName: old.name, baselineCount: old.count, count: new.count)
+        }
     }
 
     /// Reads coverage written by ``renderJSON()``, for use as a baseline.

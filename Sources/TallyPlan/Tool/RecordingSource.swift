@@ -100,25 +100,3 @@ final class RecordingSource<Value: Sendable> {
         }
     }
 }
-
-/// The events of recording files as a sequence that reads them as it is iterated, for APIs that take a
-/// sequence of events (``PlanCoverage``). One pass only.
-final class StreamedEvents: Sequence, IteratorProtocol {
-    let source: RecordingSource<Event>
-    private var batch: [Event] = []
-    private var position = 0
-
-    init(files: [String]) {
-        source = RecordingSource(files: files) { line in try Record.event(fromLine: line) }
-    }
-
-    func next() -> Event? {
-        while position == batch.count {
-            guard let next = source.nextBatch() else { return nil }
-            batch = next
-            position = 0
-        }
-        position += 1
-        return batch[position - 1]
-    }
-}
