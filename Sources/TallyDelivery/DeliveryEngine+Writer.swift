@@ -83,7 +83,10 @@ extension DeliveryEngine {
         let committed = statistics.committed
         let excessCount = queuedCount - configuration.maximumQueuedEvents
         let excessBytes = queuedBytes - configuration.maximumQueuedBytes
-        let floor = inFlightThrough
+        // Over its bounds, the oldest go before the flushes are handed over and the sender can choose a batch:
+        // a flush then sends what the bounds keep, and no event the sender has read is counted as dropped too.
+        let eviction =
+            excessCount > 0 || excessBytes > 0 ? evictHoldingMonitor(count: max(0, excessCount), bytes: max(0, excessBytes)) : nil
         handOver(flushes)
         monitor.signal(senderWakes)  // to send (flushAt reached) or to arm the interval
         monitor.unlock()
@@ -92,38 +95,39 @@ extension DeliveryEngine {
             report(
                 Problem(.storageFailed, "The queue's database works again; events are committed", outcome: .reported))
         }
-        if excessCount > 0 || excessBytes > 0 {
-            evict(count: max(0, excessCount), bytes: max(0, excessBytes), above: floor)
-        }
+        eviction?()
         configuration.onCommit?(committed)
     }
 
-    /// Drops the oldest messages that are not being sent until the queue is within its bounds.
-    private func evict(count: Int, bytes: Int, above floor: Int64) {
-        guard floor != .max else { return }  // the sender is choosing a batch: evict at the next commit
+    /// Drops the oldest messages that are not being sent until the queue is within its bounds. Call with
+    /// `monitor` held, so that the sender cannot choose a batch meanwhile; returns the report to make once
+    /// the monitor is released.
+    private func evictHoldingMonitor(count: Int, bytes: Int) -> (() -> Void)? {
+        guard inFlightThrough != .max else { return nil }  // the sender is choosing a batch: at the next commit
         let evicted: (count: Int, bytes: Int)
         do {
-            evicted = try storage.evictOldest(count: count, bytes: bytes, above: floor)
+            evicted = try storage.evictOldest(count: count, bytes: bytes, above: inFlightThrough)
         } catch {
-            report(Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported))
-            return
+            return { [self] in
+                report(Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported))
+            }
         }
-        guard evicted.count > 0 else { return }
-        let firstOfEpisode = monitor.withLock {
-            queuedCount -= evicted.count
-            queuedBytes -= evicted.bytes
-            defer { evicting = true }
-            return !evicting
-        }
+        guard evicted.count > 0 else { return nil }
+        queuedCount -= evicted.count
+        queuedBytes -= evicted.bytes
+        let firstOfEpisode = !evicting
+        evicting = true
         let limits =
             "\(configuration.maximumQueuedEvents) events or \(configuration.maximumQueuedBytes) bytes"
-        reportDropped(
-            evicted.count, .queueFull,
-            firstOfEpisode
-                ? Problem(
-                    .queueFull,
-                    "The queue reached its bounds (\(limits)); its oldest events are dropped until it is sent (\(evicted.count) so far)",
-                    outcome: .dropped) : nil)
+        return { [self] in
+            reportDropped(
+                evicted.count, .queueFull,
+                firstOfEpisode
+                    ? Problem(
+                        .queueFull,
+                        "The queue reached its bounds (\(limits)); its oldest events are dropped until it is sent (\(evicted.count) so far)",
+                        outcome: .dropped) : nil)
+        }
     }
 
     /// The group could not be committed: it goes back to the front of the staging buffer, and the writer
