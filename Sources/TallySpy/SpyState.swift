@@ -40,7 +40,9 @@ public final class SpyState: Sendable {
     }
 
     /// A value a setter received. Not `Sendable` in general (a delegate, a view): the spy hands it back
-    /// to the getter exactly as it was set, which is what the real property would do.
+    /// to the getter exactly as it was set, which is what the real property would do. `@unchecked Sendable`:
+    /// the spy only stores and reads it inside `storage`'s lock and never touches the value itself; sharing it
+    /// across threads is the code under test's choice, as it would be with the real property.
     struct StoredValue: @unchecked Sendable {
         var value: Any
     }

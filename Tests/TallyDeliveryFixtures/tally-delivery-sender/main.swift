@@ -49,7 +49,7 @@ let analytics = AnalyticsClient(
         buffering: Buffering(capacity: 1_000, whenFull: .block),
         destinationBuffering: Buffering(capacity: 1_000, whenFull: .block)))
 // Bursts with short pauses between them, so commits, sends and acknowledgements interleave and a kill
-// lands anywhere among them.
+// lands anywhere among them. The pause paces the sender; nothing waits on it (the test reads its output).
 for n in 1...max(1, count) {
     analytics.track(
         "kill_test_event", ["run": .int(run), "n": .int(n), "padding": .string(String(repeating: "x", count: 200))])

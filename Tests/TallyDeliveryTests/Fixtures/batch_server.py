@@ -88,6 +88,8 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "reset":
             return self.reset()
         if fault == "hang":
+            # The fault itself, not a wait: a server that accepted the request and never answers, so the
+            # client's request timeout is what ends the attempt. Tests do not wait for it.
             time.sleep(30)
             return self.reset()
         if fault and fault.startswith("slow:"):
