@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         let load = IngestLoad(port: server.port)
         let start = ContinuousClock.now
         benchmark.startMeasurement()
-        let refused = load.post(batches: batchesPerIteration)
+        let refused = await load.post(batches: batchesPerIteration)
         benchmark.stopMeasurement()
         benchmark.measurement(eventsPerSecond, perSecond(batchesPerIteration * 100, since: start))
         if refused != 0 || server.batches != batchesPerIteration { benchmark.error("\(refused) batches refused") }
@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         let load = IngestLoad(port: collector.port)
         let start = ContinuousClock.now
         benchmark.startMeasurement()
-        let refused = load.post(batches: batchesPerIteration)
+        let refused = await load.post(batches: batchesPerIteration)
         benchmark.stopMeasurement()
         benchmark.measurement(eventsPerSecond, perSecond(batchesPerIteration * 100, since: start))
         if refused != 0 { benchmark.error("\(refused) batches refused") }
