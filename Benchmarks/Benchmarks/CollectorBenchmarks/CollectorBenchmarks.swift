@@ -119,11 +119,18 @@ func waitingRequests(_ collector: Collector, atLeast count: Int = 0) async -> In
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
         let body = status.send(LoopbackClient.request("GET", "/tally/status")).body
-        let json = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
-        if let waiting = json?["waiting"] as? Int, waiting >= count { return waiting }
+        if let waiting = try? JSONDecoder().decode(Status.self, from: Data(body)).waiting, waiting >= count {
+            return waiting
+        }
         try? await Task.sleep(for: .milliseconds(1))
     }
     return nil
+}
+
+/// The part of `GET /tally/status` the latency benchmark reads.
+struct Status: Decodable {
+    /// How many long-polls the collector holds.
+    let waiting: Int
 }
 
 /// Batches each ingest iteration posts.
