@@ -211,6 +211,8 @@ let package = Package(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
+                // SQLite's C API, which GRDB links: ingest binds each event's columns directly.
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
                 .target(name: "CTallyZlib", condition: .when(traits: ["Collector"])),
             ]
         ),

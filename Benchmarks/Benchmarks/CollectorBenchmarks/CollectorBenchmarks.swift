@@ -26,7 +26,7 @@ let benchmarks: @Sendable () -> Void = {
         let load = IngestLoad(port: server.port)
         let start = ContinuousClock.now
         benchmark.startMeasurement()
-        let refused = load.post(batches: batchesPerIteration)
+        let refused = await load.post(batches: batchesPerIteration)
         benchmark.stopMeasurement()
         benchmark.measurement(eventsPerSecond, perSecond(batchesPerIteration * 100, since: start))
         if refused != 0 || server.batches != batchesPerIteration { benchmark.error("\(refused) batches refused") }
@@ -41,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
         let load = IngestLoad(port: collector.port)
         let start = ContinuousClock.now
         benchmark.startMeasurement()
-        let refused = load.post(batches: batchesPerIteration)
+        let refused = await load.post(batches: batchesPerIteration)
         benchmark.stopMeasurement()
         benchmark.measurement(eventsPerSecond, perSecond(batchesPerIteration * 100, since: start))
         if refused != 0 { benchmark.error("\(refused) batches refused") }
@@ -50,6 +50,13 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: A waiting test sees the event
 
+    // Both on one in-memory collector kept for the process. A reader's follow-up long-poll outlives its
+    // wait on the server (until its timeout; the client only closes the connection), so the waiting test
+    // posts once the count of waiting requests has grown past what it was before the reader started, and
+    // its waits time out after 60 s, longer than the benchmark runs: a count that only grows tells when the
+    // new long-poll is held. (Last session's version waited for exactly one waiter and spun until the
+    // earlier ones timed out, 30 s each: the stall. Stopping a collector per iteration instead races
+    // URLSession's cancel of the follow-up with the 503 that ends it, which crashes FoundationNetworking.)
     let latency = Benchmark.Configuration(
         metrics: [.wallClock], timeUnits: .microseconds, warmupIterations: 5, scalingFactor: .one,
         maxDuration: .seconds(20), maxIterations: 300)
@@ -62,13 +69,23 @@ let benchmarks: @Sendable () -> Void = {
         let name = "polled-\(UUID().uuidString)"
         let client = LoopbackClient(port: collector.port)
         let event = oneEvent(name, session: reader.session)
+        // The test polls on its own schedule, and the event arrives at any point of it: the post goes out
+        // at a random moment of the 10 ms after the first read.
+        let (firstRead, readDone) = AsyncStream<Void>.makeStream()
+        let polling = Task {
+            while true {
+                try await reader.refresh()
+                readDone.yield()
+                if reader.recordedEvents.contains(where: { $0.name == name }) { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        var reads = firstRead.makeAsyncIterator()
+        await reads.next()
+        try await Task.sleep(for: .microseconds(Int.random(in: 0..<10_000)))
         benchmark.startMeasurement()
         client.send(event)
-        while true {
-            try await reader.refresh()
-            if reader.recordedEvents.contains(where: { $0.name == name }) { break }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await polling.value
         benchmark.stopMeasurement()
     }
 
@@ -77,14 +94,13 @@ let benchmarks: @Sendable () -> Void = {
         let reader = CollectorReader(url: collector.url)
         let name = "waited-\(UUID().uuidString)"
         let client = LoopbackClient(port: collector.port)
-        let waiting = Task { await reader.waitForEvent(.named(name), timeout: .seconds(30)) }
-        // Post only once the collector holds the reader's long-poll: what is timed is the wake-up, from the
-        // post to the test having the event.
-        let status = LoopbackClient(port: collector.port)
-        while !String(decoding: status.send(LoopbackClient.request("GET", "/tally/status")).body, as: UTF8.self)
-            .contains(#""waiting":1"#)
-        {
-            await Task.yield()
+        let before = await waitingRequests(collector) ?? 0
+        let waiting = Task { await reader.waitForEvent(.named(name), timeout: .seconds(60)) }
+        // Post once the collector holds the reader's long-poll: what is timed is the wake-up, from the post
+        // (answered once committed) to the test having the event.
+        guard await waitingRequests(collector, atLeast: before + 1) != nil else {
+            benchmark.error("the reader's long-poll never reached the collector")
+            return
         }
         let event = oneEvent(name, session: reader.session)
         benchmark.startMeasurement()
@@ -93,6 +109,28 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         if seen == nil { benchmark.error("the waiting test did not see \(name)") }
     }
+}
+
+/// How many long-polls `collector` holds (`GET /tally/status`); with `atLeast`, asks once a millisecond
+/// until there are that many (nil after 10 s). Outside the measurement; a busy loop would take the cores
+/// the collector needs.
+func waitingRequests(_ collector: Collector, atLeast count: Int = 0) async -> Int? {
+    let status = LoopbackClient(port: collector.port)
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        let body = status.send(LoopbackClient.request("GET", "/tally/status")).body
+        if let waiting = try? JSONDecoder().decode(Status.self, from: Data(body)).waiting, waiting >= count {
+            return waiting
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return nil
+}
+
+/// The part of `GET /tally/status` the latency benchmark reads.
+struct Status: Decodable {
+    /// How many long-polls the collector holds.
+    let waiting: Int
 }
 
 /// Batches each ingest iteration posts.

@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// The naive reference for ingest: a Hummingbird route that reads each batch's body and counts it,
 /// without parsing, validating or storing anything. What a collector costs beyond this is its own work.
-@available(macOS 14, *)
+@available(macOS 15, *)
 public final class CountingServer: Sendable {
     public let port: Int
     private let group: ServiceGroup
@@ -34,7 +34,11 @@ public final class CountingServer: Sendable {
                 portContinuation.finish()
             }, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [application], logger: logger))
-        let running = Task { try await group.run() }
+        let threads = ServerThreads(count: ProcessInfo.processInfo.activeProcessorCount)
+        let running = Task(executorPreference: threads) {
+            defer { threads.shutdown() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw CancellationError() }
         return CountingServer(port: port, group: group, running: running, box: box)

@@ -50,7 +50,8 @@ for checkpoint in [100_000, 250_000, 500_000, 750_000, 1_000_000].filter({ $0 <=
 {
     let start = ContinuousClock.now
     let batches = (checkpoint - stored) / SegmentBatches.batchSize
-    precondition(load.post(batches: batches) == 0, "a batch was refused")
+    let refused = await load.post(batches: batches)
+    precondition(refused == 0, "a batch was refused")
     report("filled", checkpoint, since: start, events: checkpoint - stored)
     stored = checkpoint
 }

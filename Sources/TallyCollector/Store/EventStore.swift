@@ -1,6 +1,7 @@
 #if Collector
 import Foundation
 import GRDB
+import GRDBSQLite
 import Tally
 import TallyPlan
 
@@ -136,23 +137,63 @@ final class EventStore: Sendable {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// Inserts `events` with one cached statement whose columns are bound through SQLite's C API: GRDB's
+    /// `StatementArguments` box each of the 15 values per event, which cost ingest about a tenth of its time.
     private static func insert(_ events: [StoredEvent], _ db: Database) throws -> [StoredEvent] {
         let statement = try db.cachedStatement(sql: insertSQL)
+        let handle = statement.sqliteStatement
         var stored: [StoredEvent] = []
         stored.reserveCapacity(events.count)
         for var event in events {
-            statement.setUncheckedArguments([
-                event.receivedAt, event.session, event.source.rawValue, event.type.rawValue, event.name,
-                event.properties, event.userId, event.anonymousId, event.groupId, event.previousId, event.messageId,
-                event.timestamp, event.context, event.writeKey, event.violations,
-            ])
-            try statement.execute()
-            guard db.changesCount > 0 else { continue }
-            event.id = db.lastInsertedRowID
+            sqlite3_reset(handle)
+            sqlite3_bind_int64(handle, 1, event.receivedAt)
+            bind(event.session, 2, handle)
+            bind(event.source.rawValue, 3, handle)
+            bind(event.type.rawValue, 4, handle)
+            bind(event.name, 5, handle)
+            bind(event.properties, 6, handle)
+            bind(event.userId, 7, handle)
+            bind(event.anonymousId, 8, handle)
+            bind(event.groupId, 9, handle)
+            bind(event.previousId, 10, handle)
+            bind(event.messageId, 11, handle)
+            bind(event.timestamp, 12, handle)
+            bind(event.context, 13, handle)
+            bind(event.writeKey, 14, handle)
+            bind(event.violations, 15, handle)
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_DONE else {
+                let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+                sqlite3_reset(handle)
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: insertSQL)
+            }
+            guard sqlite3_changes(db.sqliteConnection) > 0 else { continue }
+            event.id = sqlite3_last_insert_rowid(db.sqliteConnection)
             stored.append(event)
         }
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
         return stored
     }
+
+    /// Binds `text` (NULL when nil) to parameter `index`; SQLite copies the bytes.
+    private static func bind(_ text: String?, _ index: Int32, _ handle: SQLiteStatement) {
+        guard var text else {
+            sqlite3_bind_null(handle, index)
+            return
+        }
+        text.withUTF8 { bytes in
+            // A null pointer would bind NULL: the empty text needs an address of its own.
+            guard let address = bytes.baseAddress, !bytes.isEmpty else {
+                _ = sqlite3_bind_text(handle, index, "", 0, transient)
+                return
+            }
+            _ = sqlite3_bind_text(handle, index, address, Int32(bytes.count), transient)
+        }
+    }
+
+    /// SQLite's `SQLITE_TRANSIENT` (a C macro Swift does not import): copy the bound bytes.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
     /// Deletes the events `filter` selects.
     ///
