@@ -10,6 +10,10 @@ import TallyTesting
 /// injected seams). It reports each load through ``loads``, so a test awaits "the load has started"
 /// instead of guessing when another task runs, and answers only when the test says so, on another thread,
 /// as the SDK does.
+///
+/// Hand-written on purpose, and not by `@Spy`: `ThirdParty` is a type with static members, not a protocol
+/// (`@Spy` on anything but a protocol says "@Spy can only be attached to a protocol"), and this fake has
+/// behaviour a spy does not (it keeps the delegate and answers through it on another thread).
 final class FakeThirdParty: @unchecked Sendable {
     private let lock = NSLock()
     private var currentDelegate: (any ThirdPartyDelegate)?

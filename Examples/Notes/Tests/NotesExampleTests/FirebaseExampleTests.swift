@@ -13,7 +13,7 @@ import Testing
 @Suite(.exhaustive)
 struct FirebaseExampleTests {
     let google = GoogleSDKSpy()
-    let firebase = FirebaseSpy()
+    let firebase = FirebaseSDKSpy()
     let memory = InMemoryDestination()
 
     func makeApp() -> NotesApp {
@@ -33,10 +33,10 @@ struct FirebaseExampleTests {
         list.search("milk")
         await app.flush()
 
-        firebase.calls.expectCalls(inOrder: [
-            .call("logEvent(_:parameters:)", with: "screen_view", ["screen_name": "Notes"]),
-            .call("logEvent(_:parameters:)", with: "note_created", ["word_count": 4]),
-            .call("logEvent(_:parameters:)", with: "search", ["search_term": "milk", "result_count": 1]),
+        firebase.expectCalls(inOrder: [
+            .logEvent("screen_view", parameters: ["screen_name": "Notes"]),
+            .logEvent("note_created", parameters: ["word_count": 4]),
+            .logEvent("search", parameters: ["search_term": "milk", "result_count": 1]),
         ])
         memory.expectEvents([.notesScreen, .noteCreated(wordCount: 4), .searched(term: "milk", resultCount: 1)])
         google.expectCount(3, of: .trackEvent)
@@ -52,7 +52,7 @@ struct FirebaseExampleTests {
         await app.flush()
 
         let kept = String(term.prefix(100))
-        firebase.calls.expectCalled("logEvent(_:parameters:)", with: "search", ["search_term": kept, "result_count": 0])
+        firebase.expectCalled(.logEvent("search", parameters: ["search_term": kept, "result_count": 0]))
         memory.expectTracked(.searched(term: term, resultCount: 0))  // every other destination gets it all
         google.expectCalled(.trackEvent(with: "search", properties: ["search_term": term, "result_count": 0]))
         let problems = app.diagnostics.recentProblems
@@ -82,18 +82,18 @@ struct FirebaseExampleTests {
         }
         await analytics.flush()
 
-        let logged = firebase.calls.all(to: "logEvent(_:parameters:)")
+        let logged = firebase.calls(to: .logEvent)
         for event in tracked {
             let sent = logged.first { $0.arguments.first == .value(.string(event.name)) }
             #expect(sent != nil, "\(event.name) did not reach Firebase under its own name: \(logged)")
             let names = sent?.arguments.last?.value?.objectValue?.keys.sorted() ?? []
             #expect(names == event.properties.keys.map(\.string).sorted(), "\(event.name)'s parameters reached Firebase as \(names)")
         }
-        let userProperties = firebase.calls.all(to: "setUserProperty(_:forName:)").compactMap { $0.arguments.last?.value?.stringValue }
+        let userProperties = firebase.calls(to: .setUserProperty).compactMap { $0.arguments.last?.value?.stringValue }
         #expect(Set(userProperties) == Set(identified.flatMap { $0.properties.keys.map(\.string) }))
-        firebase.calls.expectCount(tracked.count, of: "logEvent(_:parameters:)")
-        firebase.calls.expectCount(identified.count, of: "setUserID(_:)")
-        firebase.calls.expectCount(userProperties.count, of: "setUserProperty(_:forName:)")
+        firebase.expectCount(tracked.count, of: .logEvent)
+        firebase.expectCount(identified.count, of: .setUserID)
+        firebase.expectCount(userProperties.count, of: .setUserProperty)
         #expect(problems.all.isEmpty, "\(problems.all)")
         await analytics.shutdown()
     }
