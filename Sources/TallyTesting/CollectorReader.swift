@@ -44,6 +44,11 @@ public final class CollectorReader: EventRecorder {
     private static let transport: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
+        // No cache: nothing here is worth caching, and on Linux a cancel (a wait that ends cancels its
+        // long-poll) that lands while the task is still looking in the cache races the task's removal from
+        // the session's registry, which FoundationNetworking answers with a fatal error.
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return URLSession(configuration: configuration)
     }()
 
