@@ -59,6 +59,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Only for the collector's executor (SPI), which the counting reference runs on too.
+                .product(name: "TallyCollector", package: "Tally"),
             ],
             path: "Sources/CollectorLoad"
         ),

@@ -7,15 +7,19 @@ import Foundation
 /// expectation reading the collector waits for the answer). On the shared pool, two such tests on a
 /// two-core machine would leave no thread to answer them. Every task of the collector prefers these
 /// threads instead (child tasks inherit the preference; the few unstructured tasks are started with it).
+///
+/// Not public API. It is SPI (`@_spi(Benchmarks) import TallyCollector`) only so that the benchmarks' naive
+/// reference server runs on the same threads as the collector it is compared with.
 @available(macOS 15, iOS 18, tvOS 18, visionOS 2, *)
-final class CollectorExecutor: TaskExecutor, @unchecked Sendable {
+@_spi(Benchmarks)
+public final class CollectorExecutor: TaskExecutor, @unchecked Sendable {
     // `jobs` and `stopped` are only touched while `condition` is locked.
     private let condition = NSCondition()
     private var jobs: [UnownedJob] = []
     private var stopped = false
 
     /// Starts `threads` threads named `name`.
-    init(threads: Int, name: String) {
+    public init(threads: Int, name: String) {
         for index in 0..<max(1, threads) {
             let thread = Thread { [self] in work() }
             thread.name = "\(name) \(index + 1)"
@@ -23,7 +27,8 @@ final class CollectorExecutor: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    /// Queues `job` for one of the threads; on the shared pool once the executor is shut down.
+    public func enqueue(_ job: consuming ExecutorJob) {
         condition.lock()
         if stopped {
             condition.unlock()
@@ -37,7 +42,7 @@ final class CollectorExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Lets the threads finish what is queued, then end.
-    func shutdown() {
+    public func shutdown() {
         condition.lock()
         stopped = true
         condition.broadcast()
@@ -94,7 +99,7 @@ struct CollectorTasks: Sendable {
     }
 
     /// Ends the threads once what is queued has run.
-    func shutdown() {
+    public func shutdown() {
         if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *), let executor = executor as? CollectorExecutor {
             executor.shutdown()
         }
