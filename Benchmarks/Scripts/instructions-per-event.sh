@@ -5,7 +5,6 @@
 #     Benchmarks/Scripts/instructions-per-event.sh reference                  # the naive reference
 #     Benchmarks/Scripts/instructions-per-event.sh client --destinations 4    # one more destination
 #     Benchmarks/Scripts/instructions-per-event.sh client --properties 50     # a wide event
-#     Benchmarks/Scripts/instructions-per-event.sh client --room 2            # events with room for the super properties
 #
 # Runs ClientProfile (built in release first) under callgrind for two event counts and divides the
 # difference in instructions by the difference in events, so start-up and tear-down cancel out. Prints the

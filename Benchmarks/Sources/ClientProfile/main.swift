@@ -15,10 +15,7 @@ import Tally
 //     valgrind --tool=callgrind --separate-threads=yes Benchmarks/.build/release/ClientProfile client 100000
 //     perf record -g Benchmarks/.build/release/ClientProfile client 1000000
 //
-// Options: `--destinations N` (default 3), `--properties 5|50` (default 5), `--room N` (default 0: reserves
-// room for N more keys in each event's dictionary before tracking it, on the caller's thread, so that the
-// super properties fit in place; it shows what the worker and the lanes would cost if events came with room,
-// at the price of a rehash the caller's figure includes). The mode is `client` when omitted.
+// Options: `--destinations N` (default 3), `--properties 5|50` (default 5). The mode is `client` when omitted.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var mode = "client"
@@ -35,10 +32,9 @@ func option(_ name: String, default value: Int, in arguments: inout [String]) ->
 }
 let destinationCount = option("--destinations", default: 3, in: &arguments)
 let properties = option("--properties", default: 5, in: &arguments)
-let room = option("--room", default: 0, in: &arguments)
 let count = arguments.first.flatMap { Int($0) } ?? 1_000_000
-guard destinationCount >= 1, properties == 5 || properties == 50, room >= 0 else {
-    print("usage: ClientProfile [client|reference] [--destinations N>=1] [--properties 5|50] [--room N>=0] [COUNT]")
+guard destinationCount >= 1, properties == 5 || properties == 50 else {
+    print("usage: ClientProfile [client|reference] [--destinations N>=1] [--properties 5|50] [COUNT]")
     exit(2)
 }
 
@@ -56,16 +52,8 @@ case "reference":
 default:
     let fixture = ClientFixture(
         buffering: Buffering(capacity: 10_000, whenFull: .block), destinationCount: destinationCount)
-    if room == 0 {
-        for index in 0..<count {
-            fixture.analytics.track(SampleEvent.make(properties: properties, index))
-        }
-    } else {
-        for index in 0..<count {
-            var event = SampleEvent.make(properties: properties, index)
-            event.properties.reserveCapacity(event.properties.count + room)
-            fixture.analytics.track(event)
-        }
+    for index in 0..<count {
+        fixture.analytics.track(SampleEvent.make(properties: properties, index))
     }
     tracked = clock.now
     // Waits on the destinations' counts rather than flushing: an `await flush()` at the top level crashed

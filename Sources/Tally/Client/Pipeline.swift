@@ -254,7 +254,7 @@ final class Pipeline: @unchecked Sendable {
         switch event.kind {
         case .identify:
             intake.pointee.identity.userId = event.userId
-            intake.pointee.identity.traits.merge(event.traits) { _, new in new }
+            intake.pointee.identity.traits.merge(event.traits.dictionary) { _, new in new }
             envelope.userId = event.userId
         case .alias:
             intake.pointee.identity.userId = event.userId

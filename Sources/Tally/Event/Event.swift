@@ -49,8 +49,9 @@ public struct Event: Sendable, Hashable {
     public var kind: Kind
     /// The event name of a track event, the screen name of a screen event; empty for the other kinds.
     public var name: String
-    /// The properties of a track or screen event, the traits of an identify or group event.
-    public var properties: [String: PropertyValue]
+    /// The properties of a track or screen event, the traits of an identify or group event. Read and
+    /// written like a dictionary; see ``Properties``.
+    public var properties: Properties
     /// The user an identify event names, or the new id an alias event gives the current user; nil for the
     /// other kinds.
     public var userId: String?
@@ -65,7 +66,7 @@ public struct Event: Sendable, Hashable {
     ) {
         self.kind = kind
         self.name = name
-        self.properties = properties
+        self.properties = Properties(properties)
         self.userId = userId
         self.groupId = groupId
     }
@@ -81,7 +82,7 @@ public struct Event: Sendable, Hashable {
 
     /// The traits of an identify or group event: the same storage as ``properties``, named for what it
     /// holds on those kinds.
-    public var traits: [String: PropertyValue] {
+    public var traits: Properties {
         get { properties }
         set { properties = newValue }
     }
@@ -161,7 +162,7 @@ extension Event: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.kind = try container.decode(Kind.self, forKey: .kind)
         self.name = try container.decodeIfPresent(String.self, forKey: .name) ?? ""
-        self.properties = try container.decodeIfPresent([String: PropertyValue].self, forKey: .properties) ?? [:]
+        self.properties = try container.decodeIfPresent(Properties.self, forKey: .properties) ?? [:]
         self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
         self.groupId = try container.decodeIfPresent(String.self, forKey: .groupId)
     }

@@ -97,10 +97,10 @@ public struct InputLimits: Sendable, Hashable {
             report(problem)
             return false
         }
-        guard needsWork(event.properties) else { return true }
+        guard needsWork(event.properties.dictionary) else { return true }
 
         let name = event.problemName
-        var properties = event.properties
+        var properties = event.properties.dictionary
         event.properties = [:]
         removeBadKeys(from: &properties, path: "/properties", eventName: name, report: report)
         if properties.count > maximumPropertyCount {
@@ -116,7 +116,7 @@ public struct InputLimits: Sendable, Hashable {
             let path = "/properties/" + JSONPointer.escape(key)
             properties[key] = sanitize(properties[key]!, depth: 1, path: path, eventName: name, report: report)
         }
-        event.properties = properties
+        event.properties = Event.Properties(properties)
         return true
     }
 

@@ -109,3 +109,8 @@ extension Dictionary where Key == String, Value == PropertyValue {
     /// These properties as `[String: Any]` for vendor SDKs. See ``PropertyValue/foundationValue``.
     public var foundationValue: [String: Any] { mapValues(\.foundationValue) }
 }
+
+extension Event.Properties {
+    /// These properties, merged, as `[String: Any]` for vendor SDKs. See ``PropertyValue/foundationValue``.
+    public var foundationValue: [String: Any] { dictionary.foundationValue }
+}

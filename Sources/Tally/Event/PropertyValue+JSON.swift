@@ -127,6 +127,21 @@ package struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Writes an event's properties as one object, a frame (level 0), keys sorted.
+    package mutating func writeObject(_ properties: Event.Properties) {
+        guard !properties.shared.isEmpty else { return writeObject(properties.own) }
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for key in properties.keys.sorted() {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            writeString(key)
+            bytes.append(UInt8(ascii: ":"))
+            write(properties[key]!, level: 1)  // the key came from these properties
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     package mutating func writeDouble(_ double: Double) {
         guard double.isFinite else { return writeRaw("null") }
         let text = double.description

@@ -43,6 +43,18 @@ public struct RedactionProcessor: Processor {
     /// Finds what to change first, then changes it in place: writing while iterating would copy the
     /// dictionary.
     private func redact(_ members: inout [String: PropertyValue]) {
+        for change in changes(in: members) { members[change.key] = change.value }
+    }
+
+    /// The event's properties, merged view included: a redacted super property is set on the event
+    /// itself, over the shared layer.
+    private func redact(_ properties: inout Event.Properties) {
+        for change in changes(in: properties) { properties[change.key] = change.value }
+    }
+
+    private func changes(
+        in members: some Sequence<(key: String, value: PropertyValue)>
+    ) -> [(key: String, value: PropertyValue)] {
         var changes: [(key: String, value: PropertyValue)] = []
         for (key, value) in members {
             if keys.contains(key.lowercased()) {
@@ -52,7 +64,7 @@ public struct RedactionProcessor: Processor {
                 if redacted != value { changes.append((key, redacted)) }
             }
         }
-        for change in changes { members[change.key] = change.value }
+        return changes
     }
 
     private func redact(_ value: PropertyValue) -> PropertyValue {

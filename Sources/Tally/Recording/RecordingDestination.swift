@@ -46,7 +46,7 @@ public struct RecordingDestination: Destination {
         try sink.write(record, line: line)
         if cut > 0 {
             let paths =
-                envelope.event.properties.paths(deeperThan: PropertyValue.maximumDepth, path: "/properties")
+                envelope.event.properties.dictionary.paths(deeperThan: PropertyValue.maximumDepth, path: "/properties")
                 + envelope.context.paths(deeperThan: PropertyValue.maximumDepth, path: "/context")
             context.report(
                 Problem(

@@ -107,7 +107,7 @@ public struct PlanValidator: Sendable {
             ]
         }
         var run = ValidationRun(redactionMarker: redactionMarker)
-        run.checkMembers(event.properties, of: compiled.schema, personal: false) { "/properties" }
+        run.checkMembers(event.properties.dictionary, of: compiled.schema, personal: false) { "/properties" }
         return run.finish(for: event, index: index)
     }
 

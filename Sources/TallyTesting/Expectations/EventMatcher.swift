@@ -105,7 +105,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         ) { first.matches($0) && other.matches($0) }
     }
 
-    private static func contains(_ properties: [String: PropertyValue], _ subset: [String: PropertyValue]) -> Bool {
+    private static func contains(_ properties: Event.Properties, _ subset: [String: PropertyValue]) -> Bool {
         subset.allSatisfy { properties[$0.key] == $0.value }
     }
 }

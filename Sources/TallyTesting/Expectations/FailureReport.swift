@@ -25,7 +25,7 @@ enum FailureReport {
         lines.append(recordedList(recorded))
         if let matcher, let template = matcher.template, let closest = closest(to: matcher, in: recorded) {
             let actual = matcher.isPartial ? project(closest.event, onto: template) : closest.event
-            let expected = matcher.isPartial ? Event(kind: actual.kind, name: template.name.isEmpty ? actual.name : template.name, properties: template.properties) : template
+            let expected = matcher.isPartial ? Event(kind: actual.kind, name: template.name.isEmpty ? actual.name : template.name, properties: template.properties.dictionary) : template
             if let difference = diff(expected, actual) {
                 lines.append("")
                 lines.append("Closest recorded event [\(closest.index)]\(matcher.isPartial ? ", compared on the expected properties" : ""): (-expected +recorded)")

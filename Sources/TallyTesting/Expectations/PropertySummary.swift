@@ -20,26 +20,26 @@ struct PropertySummary: Sendable {
     private let text: UInt64?
 
     /// Summarises the expected properties.
-    init(_ properties: [String: PropertyValue]) {
+    init(_ properties: Event.Properties) {
         values = Self.valuesSummary(properties)
         text = Self.textSummary(properties)
     }
 
     /// False only when `properties` cannot equal the summarised dictionary. The text is read only when
     /// the values agree, so an event whose numbers differ costs one walk over its values.
-    func mayEqual(_ properties: [String: PropertyValue]) -> Bool {
+    func mayEqual(_ properties: Event.Properties) -> Bool {
         guard Self.valuesSummary(properties) == values else { return false }
         guard let text, let other = Self.textSummary(properties) else { return true }
         return text == other
     }
 
-    private static func valuesSummary(_ properties: [String: PropertyValue]) -> UInt64 {
+    private static func valuesSummary(_ properties: Event.Properties) -> UInt64 {
         var sum = UInt64(truncatingIfNeeded: properties.count)
-        for value in properties.values { sum &+= bits(of: value) }
+        for (_, value) in properties { sum &+= bits(of: value) }
         return sum
     }
 
-    private static func textSummary(_ properties: [String: PropertyValue]) -> UInt64? {
+    private static func textSummary(_ properties: Event.Properties) -> UInt64? {
         var sum: UInt64 = 0
         for (key, value) in properties {
             guard let keyBits = asciiBits(of: key) else { return nil }

@@ -44,7 +44,7 @@ public struct HippoDestination: Destination {
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
         guard event.kind == .track else { return }
-        client.logEvent(named: event.name, properties: event.properties)
+        client.logEvent(named: event.name, properties: event.properties.dictionary)
     }
 }
 

@@ -68,10 +68,10 @@ public struct AmplitudeDestination: Destination {
         var calls: [AmplitudeCall] = []
         switch event.kind {
         case .track:
-            let properties = cut(event.properties, event: event, problems: &problems)
+            let properties = cut(event.properties.dictionary, event: event, problems: &problems)
             calls = [.track(eventType: event.name, eventProperties: properties.optionalFoundationValue)]
         case .screen:
-            var properties = event.properties
+            var properties = event.properties.dictionary
             VendorRules.insert(
                 .string(event.name), forKey: Self.screenNameProperty, into: &properties, vendor: "Amplitude",
                 event: event, problems: &problems)
@@ -83,13 +83,13 @@ public struct AmplitudeDestination: Destination {
         case .identify:
             calls = [.setUserId(event.userId ?? "")]
             if !event.properties.isEmpty {
-                let traits = cut(event.properties, event: event, problems: &problems)
+                let traits = cut(event.properties.dictionary, event: event, problems: &problems)
                 calls.append(.identify(userProperties: traits.foundationValue))
             }
         case .group:
             calls = [.setGroup(groupType: groupType, groupName: event.groupId ?? "")]
             if !event.properties.isEmpty {
-                let traits = cut(event.properties, event: event, problems: &problems)
+                let traits = cut(event.properties.dictionary, event: event, problems: &problems)
                 calls.append(
                     .groupIdentify(groupType: groupType, groupName: event.groupId ?? "", groupProperties: traits.foundationValue)
                 )

@@ -90,22 +90,22 @@ public struct FirebaseDestination: Destination {
         switch event.kind {
         case .track:
             let eventName = sanitize(event.name, eventNameRule, path: "/name", event: event, problems: &problems)
-            let parameters = parameters(event.properties, taking: nil, event: event, problems: &problems)
+            let parameters = parameters(event.properties.dictionary, taking: nil, event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.logEvent(eventName, parameters: parameters.optionalFoundationValue)
         case .screen:
             let parameters = parameters(
-                event.properties, taking: ("screen_name", event.name), event: event, problems: &problems)
+                event.properties.dictionary, taking: ("screen_name", event.name), event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.logEvent("screen_view", parameters: parameters.optionalFoundationValue)
         case .group:
             let parameters = parameters(
-                event.properties, taking: ("group_id", event.groupId ?? ""), event: event, problems: &problems)
+                event.properties.dictionary, taking: ("group_id", event.groupId ?? ""), event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.logEvent("join_group", parameters: parameters.optionalFoundationValue)
         case .identify:
             try checkUserID(event)
-            let properties = userProperties(event.properties, event: event, problems: &problems)
+            let properties = userProperties(event.properties.dictionary, event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.setUserID(event.userId)
             for property in properties { adapter.setUserProperty(property.value, forName: property.name) }

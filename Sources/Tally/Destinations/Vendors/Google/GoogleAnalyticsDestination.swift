@@ -48,10 +48,10 @@ public struct GoogleAnalyticsDestination: Destination {
         let event = envelope.event
         switch event.kind {
         case .track:
-            box.client.trackEvent(with: event.name, properties: event.properties.foundationValue)
+            box.client.trackEvent(with: event.name, properties: event.properties.dictionary.foundationValue)
         case .screen:
             var problems: [Problem] = []
-            var properties = event.properties
+            var properties = event.properties.dictionary
             VendorRules.insert(
                 .string(event.name), forKey: "screen_name", into: &properties, vendor: "The Google SDK", event: event,
                 problems: &problems)

@@ -67,11 +67,11 @@ public struct MixpanelDestination: Destination {
         var problems: [Problem] = []
         switch event.kind {
         case .track:
-            let properties = limited(event.properties, keeping: [], event: event, problems: &problems)
+            let properties = limited(event.properties.dictionary, keeping: [], event: event, problems: &problems)
             problems.forEach(context.report)
             adapter.track(event: event.name, properties: properties.optionalFoundationValue)
         case .screen:
-            var properties = event.properties
+            var properties = event.properties.dictionary
             VendorRules.insert(
                 .string(event.name), forKey: "name", into: &properties, vendor: "Mixpanel", event: event,
                 problems: &problems)
@@ -80,11 +80,11 @@ public struct MixpanelDestination: Destination {
             adapter.track(event: Self.screenEventName, properties: properties.optionalFoundationValue)
         case .identify:
             adapter.identify(distinctId: event.userId ?? "", usePeople: true, completion: nil)
-            if !event.properties.isEmpty { adapter.peopleSet(properties: event.properties.foundationValue) }
+            if !event.properties.isEmpty { adapter.peopleSet(properties: event.properties.dictionary.foundationValue) }
         case .group:
             adapter.setGroup(groupKey: groupKey, groupID: event.groupId ?? "")
             if !event.properties.isEmpty {
-                adapter.groupSet(groupKey: groupKey, groupID: event.groupId ?? "", properties: event.properties.foundationValue)
+                adapter.groupSet(groupKey: groupKey, groupID: event.groupId ?? "", properties: event.properties.dictionary.foundationValue)
             }
         case .alias:
             let previous = envelope.distinctId

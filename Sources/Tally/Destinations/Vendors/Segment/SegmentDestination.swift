@@ -60,7 +60,7 @@ public struct SegmentDestination: Destination {
                 outcome: .dropped, event: event, path: nil)
         }
         let adapter = box.client
-        let properties = event.properties.optionalFoundationValue
+        let properties = event.properties.dictionary.optionalFoundationValue
         switch event.kind {
         case .track: adapter.track(name: event.name, properties: properties)
         case .screen: adapter.screen(title: event.name, category: nil, properties: properties)
@@ -78,16 +78,16 @@ public struct SegmentDestination: Destination {
         switch event.kind {
         case .track:
             message["event"] = .string(event.name)
-            message["properties"] = .object(event.properties)
+            message["properties"] = .object(event.properties.dictionary)
         case .screen:
             message["name"] = .string(event.name)
-            message["properties"] = .object(event.properties)
+            message["properties"] = .object(event.properties.dictionary)
         case .identify:
             message["userId"] = .string(event.userId ?? "")
-            message["traits"] = .object(event.properties)
+            message["traits"] = .object(event.properties.dictionary)
         case .group:
             message["groupId"] = .string(event.groupId ?? "")
-            message["traits"] = .object(event.properties)
+            message["traits"] = .object(event.properties.dictionary)
         case .alias:
             message["userId"] = .string(event.userId ?? "")
             message["previousId"] = .string(envelope.distinctId)
