@@ -22,6 +22,10 @@ extension DeliveryEngine {
                 }
                 let now = clock.now()
                 if let until = backoffUntil, until > now {
+                    // Nothing is sent before the back-off ends: a flush handed over meanwhile (the writer's
+                    // hand-over wakes this thread) returns now rather than at its deadline.
+                    flushesToSend.forEach { $0.finish() }
+                    flushesToSend.removeAll()
                     monitor.wait(senderWakes)
                     continue
                 }

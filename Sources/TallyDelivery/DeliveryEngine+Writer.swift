@@ -53,11 +53,14 @@ extension DeliveryEngine {
     }
 
     /// Hands flushes to the sender, each to deliver up to what is committed now. Call with `monitor` held.
+    ///
+    /// An empty queue ends a flush here only when no batch is in flight: otherwise the sender ends it once it
+    /// has finished with that batch, so what the batch caused (a drop, a report) is counted before it returns.
     private func handOver(_ flushes: [FlushRequest]) {
         guard !flushes.isEmpty else { return }
         for flush in flushes {
             flush.committed(through: lastCommittedId)
-            if queuedCount == 0 { flush.finish() } else { flushesToSend.append(flush) }
+            if queuedCount == 0 && inFlightThrough == 0 { flush.finish() } else { flushesToSend.append(flush) }
         }
         monitor.signal(senderWakes)
     }

@@ -136,6 +136,11 @@ final class DeliveryEngine: @unchecked Sendable {
 
     /// Commits what was received, then delivers the queue up to it; returns when delivered, at the first
     /// failure that needs a wait, or after ``HTTPDestination/Configuration/flushTimeout`` on the clock.
+    ///
+    /// A flush that the writer hands over while the sender waits out a back-off or a `Retry-After` returns
+    /// as soon as it is committed: the sender ends it at once (the hand-over wakes it) and sends nothing
+    /// before the wait ends. A flush that finds the queue empty while a batch is in flight returns once the
+    /// sender has finished with that batch.
     func flush() {
         let request = FlushRequest()
         monitor.withLock {

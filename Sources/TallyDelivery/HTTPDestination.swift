@@ -79,6 +79,23 @@ public final class HTTPDestination: Destination {
     /// own), or after ``Configuration/flushTimeout`` on the clock, whichever comes first.
     ///
     /// The client calls it on the destination's thread from its own `flush()` and `shutdown()`.
+    ///
+    /// During a back-off (after a failed request, until its retry is due on ``Configuration/clock``, or
+    /// until a `Retry-After` has passed), a flush commits what was received and returns at once, without
+    /// a request: nothing is sent before the wait ends, so waiting could only end at the deadline, and an
+    /// app flushing at shutdown would block for ``Configuration/flushTimeout``. The events stay queued
+    /// (``Statistics/queuedEvents``, not ``Statistics/delivered``) and are sent when the wait ends, or by
+    /// the next destination opened on the same database.
+    ///
+    /// When it returns, what the requests it waited for caused is counted in ``statistics`` and reported.
+    ///
+    /// ```swift
+    /// destination.flush()
+    /// if destination.statistics.queuedEvents > 0 {
+    ///     // Not delivered yet: the server failed or the destination is waiting to retry. The events stay
+    ///     // queued, and the destination sends them on its own.
+    /// }
+    /// ```
     public func flush() {
         engine.flush()
     }

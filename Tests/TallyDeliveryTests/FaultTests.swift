@@ -27,6 +27,9 @@ import Testing
         let start = harness.clock.now
         await destination.flushed()
         await check(harness.clock, start)
+        // Each round's flush races the retry the advance starts: it waits for that retry's answer, or, when
+        // it comes after a failed retry, returns at once during the new back-off. Either way the next round
+        // goes on, and the flush returns only after what the retry caused is counted and reported.
         var rounds = 0
         while destination.statistics.delivered < 3 && rounds < 10 {
             harness.clock.advance(by: 301)  // past any back-off or Retry-After

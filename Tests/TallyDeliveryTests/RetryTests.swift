@@ -40,6 +40,47 @@ struct RetryTests {
         #expect(harness.reports.codes == [.sendFailed, .sendFailed])  // failing, then working again
     }
 
+    /// A flush that arrives while the destination waits to retry used to wait for the clock to pass the retry
+    /// (or its own deadline): on a clock that no longer moves, for ever (S4-FLUSH).
+    @Test(arguments: [
+        (ScriptedTransport.Answer.status(503), 0.4...0.6),  // the first back-off: 0.5 s ± 10 %
+        (.status(429, headers: ["Retry-After": "7"]), 7...7),
+    ])
+    func aFlushDuringTheBackoffReturnsAtOnceAndLeavesTheEventsQueued(
+        failure: ScriptedTransport.Answer, wait: ClosedRange<Double>
+    ) async throws {
+        let harness = try Harness([failure])
+        let destination = harness.destination()
+        defer { destination.close() }
+        try harness.receive(1...3, into: destination)
+        await destination.flushed()  // returns at the failure: the destination waits out its back-off
+        let start = harness.clock.now
+        let retryAt = await harness.clock.timer { wait.contains($0 - start) }
+
+        // Nothing is sent before the back-off ends, so these flushes return without the clock moving: one
+        // that commits new events first, one with nothing new to commit.
+        try harness.receive(4...5, into: destination)
+        await destination.flushed()
+        await destination.flushed()
+        #expect(harness.clock.now == start)
+        #expect(harness.transport.sent.count == 1)
+        var statistics = destination.statistics
+        #expect(statistics.committed == 5)
+        #expect(statistics.queuedEvents == 5)
+        #expect(statistics.delivered == 0)
+        #expect(statistics.requests == 1)
+        #expect(statistics.retries == 1)
+        #expect(harness.reports.drops.isEmpty)
+
+        harness.clock.advance(by: retryAt - start)
+        await destination.flushed()
+        statistics = destination.statistics
+        #expect(statistics.delivered == 5)
+        #expect(statistics.queuedEvents == 0)
+        #expect(harness.transport.sent.map(\.numbers) == [[1, 2, 3], [1, 2, 3, 4, 5]])
+        #expect(harness.reports.codes == [.sendFailed, .sendFailed])  // failing, then working again
+    }
+
     @Test(arguments: [401, 403, 404, 422, 501, 505, 302])
     func otherStatusesDropTheBatchAndReportIt(status: Int) async throws {
         let harness = try Harness([.status(status)])
