@@ -115,29 +115,25 @@ package struct JSONWriter {
 
     /// Writes an object at `level`; level 0 is a frame, such as a record's `properties`.
     package mutating func writeObject(_ members: [String: PropertyValue], level: Int = 0) {
-        bytes.append(UInt8(ascii: "{"))
-        var first = true
-        for key in members.keys.sorted() {
-            if !first { bytes.append(UInt8(ascii: ",")) }
-            first = false
-            writeString(key)
-            bytes.append(UInt8(ascii: ":"))
-            write(members[key]!, level: level + 1)  // the key came from this dictionary
-        }
-        bytes.append(UInt8(ascii: "}"))
+        writeMembers(members.keys.sorted(), level: level) { members[$0]! }  // the keys came from this dictionary
     }
 
     /// Writes an event's properties as one object, a frame (level 0), keys sorted.
     package mutating func writeObject(_ properties: Event.Properties) {
         guard !properties.shared.isEmpty else { return writeObject(properties.own) }
+        writeMembers(properties.keys.sorted(), level: 0) { properties[$0]! }  // the keys came from these properties
+    }
+
+    /// Writes `{"key":value,…}` for `keys` in their order, reading each value with `value`.
+    private mutating func writeMembers(_ keys: [String], level: Int, value: (String) -> PropertyValue) {
         bytes.append(UInt8(ascii: "{"))
         var first = true
-        for key in properties.keys.sorted() {
+        for key in keys {
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             writeString(key)
             bytes.append(UInt8(ascii: ":"))
-            write(properties[key]!, level: 1)  // the key came from these properties
+            write(value(key), level: level + 1)
         }
         bytes.append(UInt8(ascii: "}"))
     }
