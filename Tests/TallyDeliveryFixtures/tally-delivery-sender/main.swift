@@ -26,18 +26,18 @@ var configuration = HTTPDestination.Configuration(
     requestTimeout: 5)
 configuration.retry.baseDelay = 0.05
 configuration.retry.maximumDelay = 0.2
+// Draining retries at once: a flush during a back-off returns at once, so with one the drain loop below
+// would have to wait the back-off out.
+if draining { configuration.retry.baseDelay = 0 }
 configuration.onCommit = { committed in say("committed \(committed)") }
 let destination = HTTPDestination(configuration: configuration)
 
 if draining {
-    // Flush until the queue is empty. A flush returns at a failure that needs a wait, and at once during
-    // the back-off that follows; the destination retries on its own when the back-off ends (at most 0.22 s
-    // with this policy), so the next flush comes after it. The pause paces the loop; a pause too short only
-    // costs a round.
+    // Flush until the queue is empty. The drain retries without a back-off (set above), so each flush
+    // returns after one attempt, delivered or failed, and the next flush makes the next attempt.
     var rounds = 0
     while destination.statistics.queuedEvents > 0 && rounds < 200 {
         destination.flush()
-        if destination.statistics.queuedEvents > 0 { usleep(250_000) }
         rounds += 1
     }
     say("drained \(destination.statistics.queuedEvents)")
