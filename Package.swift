@@ -9,7 +9,7 @@ let package = Package(
         .iOS(.v15),
         .macOS(.v12),
         .tvOS(.v15),
-        .watchOS(.v8),
+        .watchOS(.v9),
     ],
     products: [
         .library(name: "Tally", targets: ["Tally"]),

@@ -1,3 +1,4 @@
+import Foundation
 import TallyTesting
 
 /// The text of the issues a generated spy reports.

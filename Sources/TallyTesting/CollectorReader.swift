@@ -131,12 +131,11 @@ public final class CollectorReader: EventRecorder {
     /// Holds long-polls open until cancelled, appending what each brings: `GET /tally/events/wait` for
     /// one event of the session after the last one read, which the collector answers when one is
     /// committed (or after `timeout`, 408, and the next long-poll starts).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     func follow(timeout: Duration) async {
-        let milliseconds = max(
-            1,
-            min(
-                600_000, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            ))
+        // In Int64 until clamped: `Int` has 32 bits on watch hardware.
+        let requested = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = Int(max(1, min(600_000, requested)))
         while !Task.isCancelled {
             var request = request(
                 "tally/events/wait", ["after": String(lastId.current), "count": "1", "timeout": String(milliseconds)])

@@ -7,6 +7,7 @@ import Tally
 /// loses the oldest ones, never the collector's memory: what it lost is counted and sent to it as a
 /// `skipped` event, so the page can say so. Every ``heartbeat`` each viewer gets a comment line, which keeps
 /// proxies from closing an idle stream and lets the collector notice a viewer that has gone.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 final class LiveFeed: Sendable {
     /// One message of the stream.
     enum Message: Sendable {

@@ -10,6 +10,7 @@ import NIOCore
 /// Elements tests rely on: rows are `#events tbody tr[data-id]` with `.name`, `.kind`, `.session` cells;
 /// a row with violations has the class `violation` and a `.violations` cell; the filters are
 /// `#filter-name`, `#filter-kind`, `#filter-session`; coverage is `#coverage`, unseen events `#unseen li`.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 enum LivePage {
     static let response: Response = {
         var headers = HTTPFields()

@@ -34,6 +34,7 @@ struct APIError: Error, Sendable, Equatable {
         return writer.bytes
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     var response: Response { .json(body, status: status) }
 }
 
@@ -78,6 +79,7 @@ extension APIError {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension Response {
     /// A JSON response from encoded bytes.
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {

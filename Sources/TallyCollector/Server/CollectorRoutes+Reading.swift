@@ -6,6 +6,7 @@ import NIOCore
 import Tally
 import TallyPlan
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension CollectorRoutes {
     /// Most events one read returns; `limit` may ask for fewer.
     static let maximumLimit = 10_000

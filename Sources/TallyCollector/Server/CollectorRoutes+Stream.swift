@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import Tally
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension CollectorRoutes {
     /// `GET /tally/stream?backlog=N&…filters`: server-sent events, for the live page and for tools.
     ///

@@ -7,6 +7,7 @@ import Tally
 import TallyPlan
 
 /// The collector's HTTP API: what each route does with a request. ``router()`` puts them together.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct CollectorRoutes: Sendable {
     let store: EventStore
     let waits: WaitList
@@ -122,6 +123,7 @@ struct CollectorRoutes: Sendable {
 
 /// Answers every error as JSON: the collector's own ``APIError``s, and Hummingbird's (an unknown route, a
 /// wrong method) with their status.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct JSONErrorMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 

@@ -8,6 +8,7 @@ import Tally
 /// stored), while every insert committed meanwhile is remembered; from then on each commit adds its own
 /// matches. Nothing is counted twice or missed: an insert counts only if its ids are past the read's last
 /// id. A deletion makes every waiter count again.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 final class WaitList: Sendable {
     private struct Waiter {
         var filter: EventFilter

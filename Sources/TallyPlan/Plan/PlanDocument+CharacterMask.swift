@@ -1,3 +1,4 @@
+import Foundation
 import Yams
 
 extension PlanDocument {

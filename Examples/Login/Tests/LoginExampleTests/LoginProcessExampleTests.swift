@@ -1,3 +1,7 @@
+// A separate process is a macOS and Linux idea: iOS, tvOS and watchOS have no `Process` (a UI test there
+// launches the app with XCUIApplication instead).
+#if os(macOS) || os(Linux)
+
 import Foundation
 import LoginExample
 import Tally
@@ -116,3 +120,5 @@ struct RecordingPlace {
         }
     }
 }
+
+#endif
