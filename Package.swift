@@ -53,8 +53,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
-        // The core: Foundation only.
-        .target(name: "Tally"),
+        // The core: Foundation only. Its privacy manifest declares the required-reason APIs it calls
+        // (ApplePlatforms.md; .ci/check-privacy checks it against the sources).
+        .target(name: "Tally", resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(
             name: "TallyTesting",
             dependencies: [
@@ -175,7 +176,9 @@ let package = Package(
                 "Tally",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
                 .target(name: "CTallyZlib", condition: .when(traits: ["Delivery"])),
-            ]
+            ],
+            // Shipped with or without the trait: an app that links the product embeds the manifest.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // The system's zlib (in Apple's SDKs; `zlib1g-dev` on Debian), for gzip request bodies.
         .systemLibrary(name: "CTallyZlib", path: "Sources/CTallyZlib", providers: [.apt(["zlib1g-dev"])]),
