@@ -510,8 +510,8 @@ def decl_display_name(node):
     if isinstance(name, dict):
         base = name.get("base_name", {})
         base = base.get("name", "") if isinstance(base, dict) else str(base)
-        if "args" in name:
-            return base + "(" + "".join(f"{a or '_'}:" for a in name["args"]) + ")"
+        if "args" in name or node.get("_kind") in ("func_decl", "constructor_decl"):
+            return base + "(" + "".join(f"{a or '_'}:" for a in name.get("args", [])) + ")"
         return base
     if node.get("_kind") == "extension_decl":
         return "extension"
@@ -566,15 +566,15 @@ class Finding:
 
 
 def merge_findings(findings):
-    """One finding per site (file, line, column, name), in source order."""
+    """One finding per site (a line of a file: its first finding, naming every symbol of the line)."""
     sites = {}
-    for finding in findings:
-        key = (finding.path, finding.line, finding.col, finding.site)
+    for finding in sorted(findings, key=lambda f: (f.path, f.line, f.col)):
+        key = (finding.path, finding.line)
         if key in sites:
             sites[key].merge(finding)
         else:
             sites[key] = finding
-    return [sites[key] for key in sorted(sites, key=lambda k: (k[0], k[1], k[2], k[3]))]
+    return [sites[key] for key in sorted(sites)]
 
 
 class FileChecker:
@@ -805,17 +805,17 @@ def add_own(table, own_table):
         table.add(usr, name, OWN_KINDS.get(kind, kind), {p: list(v) for p, v in avail.items()})
 
 
-def check_standalone(sources, floors, flags, work_dir, extra_tables=()):
+def check_standalone(sources, floors, flags, work_dir, extra_tables=(), table_cache=None):
     """Checks loose Swift files compiled as one module (the self-tests): returns the finding lines."""
     table = Table()
+    tables = table_cache or os.path.join(work_dir, "tables")
     stamp = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout
     for module in TOOLCHAIN_MODULES:
         for usr, (name, kind, avail) in extract_table(module, ["-target", "x86_64-unknown-linux-gnu"],
-                                                      os.path.join(work_dir, "tables"), stamp).items():
+                                                      tables, stamp).items():
             table.add(usr, name, kind, avail)
     for module, extra in extra_tables:
-        for usr, (name, kind, avail) in extract_table(module, extra, os.path.join(work_dir, "tables"),
-                                                      str(time.time())).items():
+        for usr, (name, kind, avail) in extract_table(module, extra, tables, str(time.time())).items():
             table.add(usr, name, kind, avail)
     table.add_curated()
     args = ["swiftc"] + list(flags)
@@ -939,7 +939,7 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out):
                 checker = FileChecker(relative(source, base), handle.read(), table, floors)
             checker.walk(tree.get("items") or [], floors, {}, 0)
             for finding in merge_findings(checker.findings):
-                site = (finding.path, finding.line, finding.col, finding.site)
+                site = (finding.path, finding.line)
                 if site in findings:  # a file compiled in two modules (or two packages) counts once
                     findings[site].merge(finding)
                 else:
