@@ -646,19 +646,19 @@ class FileChecker:
                         self.check_usr(ctx, offset, site_name, usr, via_type=True)
 
     # the walk
-    def walk(self, node, ctx, req, offset, frozen=False):
+    def walk(self, node, ctx, req, offset):
         if isinstance(node, list):
-            self.walk_block(node, ctx, req, offset, frozen)
+            self.walk_block(node, ctx, req, offset)
             return
         if not isinstance(node, dict):
             return
         kind = node.get("_kind", "")
         rng = node.get("range")
-        if not frozen and isinstance(rng, dict) and self.valid(rng.get("start")):
+        # A range in a macro's expansion buffer (`buffer_id`) says nothing about our file: its code is
+        # reported at the macro's use, the last range of our own file.
+        if isinstance(rng, dict) and "buffer_id" not in rng and self.valid(rng.get("start")):
             offset = rng["start"]
             ctx = self.restrict(ctx, offset)
-        if kind.startswith("macro_expansion") or kind == "macro_expansion_expr":
-            frozen = True  # the expansion's ranges are in another buffer: report at the macro's use
         if all(v is None for v in ctx.values()):
             return  # code no Apple platform compiles
 
@@ -689,31 +689,31 @@ class FileChecker:
             inner, outer = (ctx, refined) if unavailable else (refined, ctx)
             for key, value in node.items():
                 if key in ("then_stmt", "body"):
-                    self.walk(value, inner, req, offset, frozen)
+                    self.walk(value, inner, req, offset)
                 elif key == "else_stmt":
-                    self.walk(value, outer, req, offset, frozen)
+                    self.walk(value, outer, req, offset)
                 elif key not in ("range", "_kind", "attrs"):
-                    self.walk(value, ctx, req, offset, frozen)
+                    self.walk(value, ctx, req, offset)
             return
 
         for key, value in node.items():
             if key in ("range", "_kind", "attrs", "substitutions", "default_args_owner", "builtin_initializer",
                        "initializer") or isinstance(value, str):
                 continue
-            self.walk(value, ctx, req, offset, frozen)
+            self.walk(value, ctx, req, offset)
 
-    def walk_block(self, items, ctx, req, offset, frozen):
+    def walk_block(self, items, ctx, req, offset):
         for item in items:
             if isinstance(item, dict) and item.get("_kind") == "guard_stmt" and availability_queries(item):
                 refined = refine_available(ctx, availability_queries(item))
                 start = item.get("range", {}).get("start", offset)
                 unavailable = self.is_unavailable_check(item, start if self.valid(start) else offset)
                 # the guard's else block runs where the query failed; the rest of the block where it held
-                self.walk(item, refined if unavailable else ctx, req, offset, frozen)
+                self.walk(item, refined if unavailable else ctx, req, offset)
                 if not unavailable:
                     ctx = refined
                 continue
-            self.walk(item, ctx, req, offset, frozen)
+            self.walk(item, ctx, req, offset)
 
     def is_unavailable_check(self, node, offset):
         rng = node.get("range") or {}
