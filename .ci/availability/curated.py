@@ -34,3 +34,11 @@ CURATED = {
     "s:20FoundationEssentials11ProcessInfoC8userNameSSvp": {"name": "ProcessInfo.userName", **_MAC_ONLY},
     "s:20FoundationEssentials11ProcessInfoC12fullUserNameSSvp": {"name": "ProcessInfo.fullUserName", **_MAC_ONLY},
 }
+
+# References the gate ignores: Linux's overload resolution picks a declaration an Apple compiler does not
+# pick below its availability, because an older one of the same name and signature exists.
+IGNORED = {
+    # FixedWidthInteger's `&*` became a protocol requirement in Swift 6 (@available(SwiftStdlib 6.0)); for
+    # older targets `a &* b` resolves to the extension operator of the same signature, available everywhere.
+    "s:s17FixedWidthIntegerP2amoiyxx_xtFZ": "FixedWidthInteger.&* (requirement since Swift 6)",
+}

@@ -298,14 +298,36 @@ def package_floors(package_dir):
                                  "--scratch-path", scratch], capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         raise SystemExit(f"error: swift package dump-package failed in {package_dir}:\n{result.stderr}")
-    for platform in json.loads(result.stdout).get("platforms") or []:
+    manifest = json.loads(result.stdout)
+    for platform in manifest.get("platforms") or []:
         name = MANIFEST_NAMES.get(platform["platformName"])
         if name:
             floors[name] = parse_version(platform["version"])
             declared.add(name)
     if "iOS" in declared:
         declared.add("visionOS")  # inferred from iOS by the compiler; SwiftPM's default floor applies
-    return {p: parse_version(".".join(map(str, v))) for p, v in floors.items() if p in declared}, declared
+    floors = {p: parse_version(".".join(map(str, v))) for p, v in floors.items() if p in declared}
+    return floors, declared, host_modules(manifest)
+
+
+def host_modules(manifest):
+    """Modules that only ever run on the developer's Mac: macros, plugins' tools, and the macros' tests."""
+    def dependency_names(target):
+        for dependency in target.get("dependencies") or []:
+            for kind, value in dependency.items():
+                if kind in ("byName", "target") and value:
+                    yield value[0]
+
+    targets = {t["name"]: t for t in manifest.get("targets") or []}
+    host = {name for name, t in targets.items() if t.get("type") == "macro"}
+    for target in targets.values():
+        if target.get("type") == "plugin":
+            host |= set(dependency_names(target))
+    for name, target in targets.items():
+        if target.get("type") == "test" and any(d in host and targets.get(d, {}).get("type") == "macro"
+                                                for d in dependency_names(target)):
+            host.add(name)
+    return {re.sub(r"[^A-Za-z0-9_]", "_", name) for name in host}
 
 
 # ---- availability tables ------------------------------------------------------------------------------------
@@ -396,6 +418,8 @@ class Table:
                 self.add(usr, entry["name"], "swift.class", avail)
 
     def lookup(self, usr):
+        if usr in curated.IGNORED:
+            return None, None
         found = self.decls.get(usr)
         if found:
             return usr, found
@@ -413,10 +437,32 @@ class Table:
             for fragment, usr in self.by_ident.get(ident, ()):
                 if fragment in mangled:
                     found.append(usr)
+        spans = None
         for fragment, usr in self.plain:
-            if fragment in mangled:
-                found.append(usr)
+            start = mangled.find(fragment)
+            while start >= 0:
+                # a standard substitution (`Sch`, TaskExecutor) counts only outside an identifier (`Schema`)
+                spans = identifier_spans(mangled) if spans is None else spans
+                if not any(a <= start < b for a, b in spans):
+                    found.append(usr)
+                    break
+                start = mangled.find(fragment, start + 1)
         return found
+
+
+def identifier_spans(mangled):
+    """Where the length-prefixed identifiers of a mangled name lie."""
+    spans, i = [], 0
+    while i < len(mangled):
+        match = re.match(r"[1-9]\d*", mangled[i:])
+        if match:
+            start = i + len(match.group(0))
+            end = start + int(match.group(0))
+            spans.append((start, end))
+            i = end
+        else:
+            i += 1
+    return spans
 
 
 def identifier_at_end(fragment):
@@ -676,7 +722,9 @@ class FileChecker:
                 self.check_types(ctx, offset, decl_display_name(node), header_strings(node))
         elif self.own_table is None and kind.endswith("_expr"):
             decl = node.get("decl")
-            if isinstance(decl, dict) and decl.get("decl_usr"):
+            # An implicit reference is the compiler's own choice (the `next(isolation:)` of a `for await`),
+            # which an Apple compiler makes by the deployment target.
+            if isinstance(decl, dict) and decl.get("decl_usr") and not node.get("implicit"):
                 self.check_usr(ctx, offset, decl_display_name_ref(decl), decl["decl_usr"])
             if (kind in ("type_expr", "coerce_expr") or kind.endswith("cast_expr")) and not node.get("implicit"):
                 for key in ("type", "cast_type", "written_type"):
@@ -735,11 +783,14 @@ def short_type_name(mangled):
 
 # ---- the driver -----------------------------------------------------------------------------------------------
 
-def dump_module(name, args, own, cache_dir, jobs_per_module=16):
+def dump_module(name, args, own, cache_dir, jobs_per_module=16, reuse=False):
     """Dumps the typed AST of each of our files of a module; returns {source: json path}."""
     flags = frontend_flags(args)
     sources = module_sources(args)
     out_dir = os.path.join(cache_dir, "ast", name)
+    if reuse and os.path.exists(os.path.join(out_dir, "index.json")):
+        with open(os.path.join(out_dir, "index.json"), encoding="utf-8") as index:
+            return json.load(index), []
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     ours = [s for s in sources if s in own]
@@ -759,6 +810,9 @@ def dump_module(name, args, own, cache_dir, jobs_per_module=16):
         result = subprocess.run(command, capture_output=True, text=True, timeout=900)
         if result.returncode != 0:
             errors.append(result.stderr[-3000:])
+    if not errors:
+        with open(os.path.join(out_dir, "index.json"), "w", encoding="utf-8") as index:
+            json.dump(outputs, index)
     return outputs, errors
 
 
@@ -773,12 +827,35 @@ def package_modules(package_dir, build_dir):
         if any(not os.path.exists(listing) for listing in listings):
             continue  # in the manifest but not built (a trait that is off)
         sources = module_sources(args)
-        own = [s for s in sources if os.path.realpath(s).startswith(package_dir + os.sep)
-               and "/.build" not in os.path.realpath(s)[len(package_dir):]
-               and "/checkouts/" not in s]
+        own = [s for s in sources if package_root(s) == package_dir]
         if own:
             result.append((name, args, own, "target" not in variants))
     return result
+
+
+_roots = {}
+
+
+def package_root(source):
+    """The folder of the package a source belongs to (the nearest Package.swift above it), or None."""
+    folder = os.path.dirname(os.path.realpath(source))
+    seen = []
+    while folder not in _roots:
+        if os.path.basename(folder).startswith(".build") or os.path.basename(folder) == "checkouts":
+            _roots[folder] = None
+            break
+        seen.append(folder)
+        if os.path.exists(os.path.join(folder, "Package.swift")):
+            _roots[folder] = folder
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            _roots[folder] = None
+            break
+        folder = parent
+    for visited in seen:
+        _roots[visited] = _roots[folder]
+    return _roots[folder]
 
 
 def imported_modules(sources):
@@ -846,7 +923,7 @@ def relative(path, base):
     return os.path.relpath(real, base) if real.startswith(base + os.sep) else real
 
 
-def run(packages, build_dirs, floors_from, cache_dir, jobs, out):
+def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False):
     start = time.time()
     base = os.path.realpath(os.getcwd())
     table = Table()
@@ -856,8 +933,9 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out):
         build_dir = build_dirs.get(package) or os.path.join(package, ".build")
         if not os.path.exists(os.path.join(build_dir, "debug.yaml")):
             raise SystemExit(f"error: {build_dir}/debug.yaml is missing: build {package} first")
-        floors, declared = package_floors(floors_from.get(package, package))
-        modules = package_modules(package, build_dir)
+        floors, declared, _ = package_floors(floors_from.get(package, package))
+        host = package_floors(package)[2] if package in floors_from else _
+        modules = [(name, args, own, name in host) for name, args, own, _tool in package_modules(package, build_dir)]
         plans.append((package, build_dir, floors, declared, modules))
         source = floors_from.get(package, package)
         shown = ", ".join(f"{p} {show_version(v)}" for p, v in floors.items())
@@ -904,8 +982,8 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out):
         futures = {}
         for plan, (name, args, own, host) in work:
             key = (plan[0], name)
-            futures[pool.submit(dump_module, f"{abs(hash(plan[0])) % 10000}-{name}", args, set(own),
-                                cache_dir)] = key
+            folder = hashlib.sha256(os.path.realpath(plan[0]).encode()).hexdigest()[:8] + "-" + name
+            futures[pool.submit(dump_module, folder, args, set(own), cache_dir, reuse=reuse_ast)] = key
         for future in concurrent.futures.as_completed(futures):
             key = futures[future]
             outputs, errors = future.result()
@@ -966,6 +1044,8 @@ def main(argv=None):
                         "readers are Tally's users)")
     parser.add_argument("--cache", default=None, help="work folder (default: the first package's .build/availability)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--reuse-ast", action="store_true",
+                        help="reuse the typed ASTs of the last run (when working on the gate itself)")
     options = parser.parse_args(argv)
     defaulted = not options.packages
     packages = options.packages or [".", "Examples", "Fixtures/Consumer", "Fixtures/DocumentationTests"]
@@ -977,7 +1057,7 @@ def main(argv=None):
         floors_from.setdefault("Fixtures/DocumentationTests", ".")
     cache = options.cache or os.path.join(build_dirs.get(packages[0]) or os.path.join(packages[0], ".build"),
                                           "availability")
-    return run(packages, build_dirs, floors_from, cache, options.jobs, sys.stdout)
+    return run(packages, build_dirs, floors_from, cache, options.jobs, sys.stdout, options.reuse_ast)
 
 
 if __name__ == "__main__":
