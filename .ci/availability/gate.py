@@ -607,8 +607,12 @@ class Finding:
             self.needs, self.failing = other.needs, other.failing
 
     def __str__(self):
-        return (f"{self.path}:{self.line}:{self.col}: error: '{self.site}' needs {', '.join(self.needs)} "
-                f"({', '.join(self.symbols)}); context allows {self.allows}")
+        versions = ", ".join(f"{p} {show_version(v)}" for p, v in self.needs if v != UNAVAILABLE)
+        missing = ", ".join(p for p, v in self.needs if v == UNAVAILABLE)
+        what = "; ".join(([f"needs {versions}"] if versions else []) +
+                         ([f"is unavailable on {missing}"] if missing else []))
+        return (f"{self.path}:{self.line}:{self.col}: error: '{self.site}' {what} ({', '.join(self.symbols)}); "
+                f"context allows {self.allows}")
 
 
 def merge_findings(findings):
@@ -666,8 +670,7 @@ class FileChecker:
             required = requirement(avail, platform)
             if required is None or (platform not in SHOWN and platform not in failing):
                 continue
-            needs.append(f"{platform} {show_version(required)}" if required != UNAVAILABLE
-                         else f"no {platform}")
+            needs.append((platform, required))
         allows = ", ".join(f"{p} {show_version(v)}" for p, v in ctx.items()
                            if v is not None and (p in SHOWN or p in failing))
         line, col = self.line_col(offset)
@@ -1040,21 +1043,17 @@ def main(argv=None):
     parser.add_argument("--build-dir", action="append", default=[], metavar="PACKAGE=DIR",
                         help="the scratch path a package was built in (default: PACKAGE/.build)")
     parser.add_argument("--floors-from", action="append", default=[], metavar="PACKAGE=OTHER",
-                        help="check PACKAGE at OTHER's floors (default: Fixtures/DocumentationTests=., the docs' "
-                        "readers are Tally's users)")
+                        help="check PACKAGE at the floors OTHER's manifest declares")
     parser.add_argument("--cache", default=None, help="work folder (default: the first package's .build/availability)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--reuse-ast", action="store_true",
                         help="reuse the typed ASTs of the last run (when working on the gate itself)")
     options = parser.parse_args(argv)
-    defaulted = not options.packages
     packages = options.packages or [".", "Examples", "Fixtures/Consumer", "Fixtures/DocumentationTests"]
     norm = lambda p: os.path.normpath(p)  # noqa: E731
     packages = [norm(p) for p in packages]
     build_dirs = {norm(k): v for k, v in (s.split("=", 1) for s in options.build_dir)}
     floors_from = {norm(k): norm(v) for k, v in (s.split("=", 1) for s in options.floors_from)}
-    if defaulted:
-        floors_from.setdefault("Fixtures/DocumentationTests", ".")
     cache = options.cache or os.path.join(build_dirs.get(packages[0]) or os.path.join(packages[0], ".build"),
                                           "availability")
     return run(packages, build_dirs, floors_from, cache, options.jobs, sys.stdout, options.reuse_ast)

@@ -72,7 +72,8 @@ class GateCases(unittest.TestCase):
             lines = found.pop(number, [])
             self.assertEqual(len(lines), 1, f"{name}:{number}: expected one finding naming {symbol}, got {lines}")
             self.assertIn(symbol, lines[0])
-            self.assertRegex(lines[0], r": error: '[^']+' needs .* \(.*\); context allows iOS \d+, macOS \d+, tvOS")
+            self.assertRegex(lines[0], r": error: '[^']+' (needs|is unavailable on) .* \(.*\); "
+                                       r"context allows iOS \d+, macOS \d+, tvOS")
         self.assertEqual(found, {}, f"{name}: unexpected findings")
         if name.startswith("clean_"):
             self.assertEqual(expected, {}, "clean files hold no expectation")
