@@ -116,5 +116,67 @@ class IfConditions(unittest.TestCase):
         self.assertFalse(any(r[0] <= source.index(b"let c") < r[1] for r in regions))
 
 
+class BuildManifest(unittest.TestCase):
+    def test_reads_each_modules_command_and_variant(self):
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "debug.yaml"), "w", encoding="utf-8") as manifest:
+                manifest.write(
+                    'commands:\n'
+                    '  "C.Lib-x86_64-unknown-linux-gnu-debug-tool.module":\n'
+                    '    tool: shell\n'
+                    '    description: "Compiling Swift Module \'Lib\' (1 sources)"\n'
+                    '    args: ["/usr/bin/swiftc","-module-name","Lib","-Xcc","-g"]\n'
+                    '\n'
+                    '  "C.Lib-x86_64-unknown-linux-gnu-debug.module":\n'
+                    '    tool: shell\n'
+                    '    description: "Compiling Swift Module \'Lib\' (1 sources)"\n'
+                    '    args: ["/usr/bin/swiftc","-module-name","Lib"]\n'
+                    '\n'
+                    '  "C.Lib-x86_64-unknown-linux-gnu-debug.module-resources":\n'
+                    '    tool: shell\n'
+                    '    description: "Linking Lib"\n'
+                    '    args: ["/usr/bin/clang"]\n')
+            modules = gate.read_manifest(folder)
+        self.assertEqual(set(modules), {"Lib"})
+        self.assertEqual(modules["Lib"]["target"], ["/usr/bin/swiftc", "-module-name", "Lib"])
+        self.assertEqual(modules["Lib"]["tool"][-2:], ["-Xcc", "-g"])
+
+    def test_frontend_flags_drop_outputs_and_keep_clang_pairs(self):
+        flags = gate.frontend_flags(
+            ["swiftc", "-module-name", "M", "-emit-module", "-emit-module-path", "/o/M.swiftmodule", "-c",
+             "@/o/sources", "-j2", "-g", "-Xcc", "-g", "-Xfrontend", "-enable-cross-import-overlays",
+             "-enable-upcoming-feature", "ExistentialAny", "-index-store-path", "/o/index", "-package-name", "p"])
+        self.assertNotIn("-emit-module", flags)
+        self.assertNotIn("/o/M.swiftmodule", flags)
+        self.assertNotIn("-j2", flags)
+        self.assertIn("-enable-cross-import-overlays", flags)
+        self.assertNotIn("-Xfrontend", flags)
+        index = flags.index("-Xcc")
+        self.assertEqual(flags[index + 1], "-g")
+        self.assertEqual(flags[-2:], ["-package-name", "p"])
+
+    def test_host_modules_are_macros_plugin_tools_and_macro_tests(self):
+        manifest = {"targets": [
+            {"name": "Lib", "type": "regular", "dependencies": [{"target": ["Macros", None]}]},
+            {"name": "Macros", "type": "macro"},
+            {"name": "MacrosTests", "type": "test", "dependencies": [{"target": ["Macros", None]}]},
+            {"name": "LibTests", "type": "test", "dependencies": [{"byName": ["Lib", None]}]},
+            {"name": "gen-tool", "type": "executable"},
+            {"name": "Gen", "type": "plugin", "dependencies": [{"byName": ["gen-tool", None]}]},
+        ]}
+        self.assertEqual(gate.host_modules(manifest), {"Macros", "MacrosTests", "gen_tool"})
+
+    def test_sources_of_a_nested_package_are_not_the_outer_packages(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for path in ["Package.swift", "Sources/A/a.swift", "Fixtures/Inner/Package.swift",
+                         "Fixtures/Inner/Sources/B/b.swift"]:
+                os.makedirs(os.path.dirname(os.path.join(folder, path)), exist_ok=True)
+                open(os.path.join(folder, path), "w").close()
+            root = os.path.realpath(folder)
+            self.assertEqual(gate.package_root(os.path.join(folder, "Sources/A/a.swift")), root)
+            self.assertEqual(gate.package_root(os.path.join(folder, "Fixtures/Inner/Sources/B/b.swift")),
+                             os.path.join(root, "Fixtures/Inner"))
+
+
 if __name__ == "__main__":
     unittest.main()
