@@ -36,6 +36,10 @@ CACHE_VERSION = 2  # bump when the cached tables change shape
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor"}
 
 
+class GateError(Exception):
+    """The gate could not run (a missing build, a failing compiler): exit 2, not 1."""
+
+
 def log(message):
     print(f"[availability] {message}", file=sys.stderr, flush=True)
 
@@ -297,7 +301,7 @@ def package_floors(package_dir):
         result = subprocess.run(["swift", "package", "dump-package", "--package-path", package_dir,
                                  "--scratch-path", scratch], capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
-        raise SystemExit(f"error: swift package dump-package failed in {package_dir}:\n{result.stderr}")
+        raise GateError(f"error: swift package dump-package failed in {package_dir}:\n{result.stderr}")
     manifest = json.loads(result.stdout)
     for platform in manifest.get("platforms") or []:
         name = MANIFEST_NAMES.get(platform["platformName"])
@@ -935,7 +939,7 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False
     for package in packages:
         build_dir = build_dirs.get(package) or os.path.join(package, ".build")
         if not os.path.exists(os.path.join(build_dir, "debug.yaml")):
-            raise SystemExit(f"error: {build_dir}/debug.yaml is missing: build {package} first")
+            raise GateError(f"error: {build_dir}/debug.yaml is missing: build {package} first")
         floors, declared, _ = package_floors(floors_from.get(package, package))
         host = package_floors(package)[2] if package in floors_from else _
         modules = [(name, args, own, name in host) for name, args, own, _tool in package_modules(package, build_dir)]
@@ -993,7 +997,7 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False
             dumps[key] = outputs
             log(f"{key[1]}: typed AST of {len(outputs)} files ({time.time() - start:.0f}s)")
             for error in errors:
-                raise SystemExit(f"error: swiftc -dump-ast failed for {key[1]}:\n{error}")
+                raise GateError(f"error: swiftc -dump-ast failed for {key[1]}:\n{error}")
 
     # pass 1: our own declarations' @available, so that a use of one outside its context is caught too
     own_table = {}
@@ -1060,4 +1064,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except GateError as error:
+        print(error, file=sys.stderr)
+        sys.exit(2)
