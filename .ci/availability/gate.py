@@ -634,13 +634,13 @@ def merge_findings(findings):
 class FileChecker:
     """Walks one file's typed AST with its availability context and collects findings."""
 
-    def __init__(self, path, source, table, floors, own_table=None, module_usrs=None):
+    def __init__(self, path, source, table, floors, own_table=None, module_name=None):
         self.path, self.source, self.table, self.floors = path, source, table, floors
         self.regions = if_regions(source)
         self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", source)]
         self.findings = []
         self.own_table = own_table          # when collecting our own declarations' availability
-        self.module_usrs = module_usrs
+        self.module_name = module_name
 
     # positions
     def valid(self, offset):
@@ -663,7 +663,7 @@ class FileChecker:
         return ctx
 
     # checks
-    def check(self, ctx, offset, site_name, usr, found, via_type):
+    def check(self, ctx, offset, site_name, found):
         name, avail = found
         failing = [p for p, allowed in ctx.items()
                    if allowed is not None and requirement(avail, p) is not None and requirement(avail, p) > allowed]
@@ -680,10 +680,10 @@ class FileChecker:
         line, col = self.line_col(offset)
         self.findings.append(Finding(self.path, line, col, site_name, name, needs, allows, failing))
 
-    def check_usr(self, ctx, offset, site_name, usr, via_type=False):
+    def check_usr(self, ctx, offset, site_name, usr):
         key, found = self.table.lookup(usr)
         if found:
-            self.check(ctx, offset, site_name, key, found, via_type)
+            self.check(ctx, offset, site_name, found)
 
     def check_types(self, ctx, offset, site_name, strings):
         seen = set()
@@ -691,12 +691,12 @@ class FileChecker:
             if text.startswith("s:"):
                 if text not in seen:
                     seen.add(text)
-                    self.check_usr(ctx, offset, site_name, text, via_type=True)
+                    self.check_usr(ctx, offset, site_name, text)
             elif text.startswith("$s"):
                 for usr in self.table.types_in(text):
                     if usr not in seen:
                         seen.add(usr)
-                        self.check_usr(ctx, offset, site_name, usr, via_type=True)
+                        self.check_usr(ctx, offset, site_name, usr)
 
     # the walk
     def walk(self, node, ctx, req, offset):
@@ -724,7 +724,7 @@ class FileChecker:
             if self.own_table is not None:
                 usr = node.get("usr")
                 if usr and req:
-                    self.own_table[usr] = [f"{self.module_usrs}.{decl_display_name(node)}", kind, req]
+                    self.own_table[usr] = [f"{self.module_name}.{decl_display_name(node)}", kind, req]
             elif not node.get("implicit") and kind not in ("parameter", "accessor_decl"):
                 self.check_types(ctx, offset, decl_display_name(node), header_strings(node))
         elif self.own_table is None and kind.endswith("_expr"):
@@ -911,7 +911,7 @@ def check_standalone(sources, floors, flags, work_dir, extra_tables=(), table_ca
         with open(dump, encoding="utf-8") as handle:
             tree = json.load(handle)
         with open(source, "rb") as handle:
-            checker = FileChecker(source, handle.read(), table, floors, own_table=own_table, module_usrs="M")
+            checker = FileChecker(source, handle.read(), table, floors, own_table=own_table, module_name="M")
         checker.walk(tree.get("items") or [], dict(floors), {}, 0)
     add_own(table, own_table)
     lines = []
@@ -1006,7 +1006,7 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False
             with open(dump, encoding="utf-8") as handle:
                 tree = json.load(handle)
             with open(source, "rb") as handle:
-                checker = FileChecker(source, handle.read(), table, plan[2], own_table=own_table, module_usrs=name)
+                checker = FileChecker(source, handle.read(), table, plan[2], own_table=own_table, module_name=name)
             checker.walk(tree.get("items") or [], dict(plan[2]), {}, 0)
     add_own(table, own_table)
 

@@ -43,7 +43,8 @@ class GateCases(unittest.TestCase):
         subprocess.run(
             ["swiftc", "-emit-module", "-parse-as-library", "-module-name", "Tiny", "-target", TARGET,
              # Hummingbird's mechanism: an availability macro defined in the package manifest.
-             "-enable-experimental-feature", "AvailabilityMacro=TinyAvailability 1.0:macOS 14, iOS 17, tvOS 17, watchOS 10",
+             "-enable-experimental-feature",
+             "AvailabilityMacro=TinyAvailability 1.0:macOS 14, iOS 17, tvOS 17, watchOS 10",
              "-emit-module-path", os.path.join(cls.tiny, "Tiny.swiftmodule"),
              os.path.join(HERE, "tiny", "Tiny.swift")],
             check=True, capture_output=True, timeout=120)
