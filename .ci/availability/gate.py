@@ -32,6 +32,8 @@ MANIFEST_NAMES = {"ios": "iOS", "macos": "macOS", "tvos": "tvOS", "watchos": "wa
 SWIFTPM_DEFAULT_FLOORS = {"iOS": (12, 0), "macOS": (10, 13), "tvOS": (12, 0), "watchOS": (4, 0), "visionOS": (1, 0)}
 UNAVAILABLE = (1 << 30,)
 TOOLCHAIN_MODULES = ["Swift", "_Concurrency", "_StringProcessing", "Synchronization", "FoundationEssentials"]
+# Toolchain modules read only when our sources import them (all newer than our floors in part or whole).
+TOOLCHAIN_WHEN_IMPORTED = ["Observation", "RegexBuilder", "Distributed"]
 CACHE_VERSION = 2  # bump when the cached tables change shape
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor"}
 
@@ -894,7 +896,8 @@ def check_standalone(sources, floors, flags, work_dir, extra_tables=(), table_ca
     table = Table()
     tables = table_cache or os.path.join(work_dir, "tables")
     stamp = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout
-    for module in TOOLCHAIN_MODULES:
+    wanted = TOOLCHAIN_MODULES + sorted(imported_modules(sources) & set(TOOLCHAIN_WHEN_IMPORTED))
+    for module in wanted:
         for usr, (name, kind, avail) in extract_table(module, ["-target", "x86_64-unknown-linux-gnu"],
                                                       tables, stamp).items():
             table.add(usr, name, kind, avail)
@@ -964,7 +967,10 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False
             for imported in sorted(imported_modules(own) - own_names - seen):
                 module_dir = flag_value(args, "-I")
                 swiftmodule = os.path.join(module_dir or "", imported + ".swiftmodule")
-                if module_dir and os.path.exists(swiftmodule):
+                if imported in TOOLCHAIN_WHEN_IMPORTED:
+                    seen.add(imported)
+                    tasks.append((imported, ["-target", target], toolchain_stamp))
+                elif module_dir and os.path.exists(swiftmodule):
                     seen.add(imported)
                     extra = ["-target", target, "-I", module_dir]
                     extra += [a for i, a in enumerate(args) if a == "-Xcc" or (i and args[i - 1] == "-Xcc")]
