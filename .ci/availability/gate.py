@@ -842,6 +842,28 @@ def package_modules(package_dir, build_dir):
     return result
 
 
+def with_reexports(names, manifest):
+    """Imported modules plus what they re-export (`@_exported import`), read from the dependencies' sources."""
+    result, pending = set(names), list(names)
+    while pending:
+        variants = manifest.get(pending.pop()) or {}
+        args = variants.get("target") or variants.get("tool")
+        if not args or any(not os.path.exists(a[1:]) for a in args if a.startswith("@")):
+            continue
+        for source in module_sources(args):
+            try:
+                with open(source, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+            except OSError:
+                continue
+            for exported in re.findall(r"^[ \t]*@_exported[ \t]+(?:public[ \t]+)?import[ \t]+"
+                                      r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", text, re.M):
+                if exported not in result:
+                    result.add(exported)
+                    pending.append(exported)
+    return result
+
+
 _roots = {}
 
 
@@ -963,8 +985,9 @@ def run(packages, build_dirs, floors_from, cache_dir, jobs, out, reuse_ast=False
     tasks = [(module, ["-target", target], toolchain_stamp) for module in TOOLCHAIN_MODULES]
     seen = set(TOOLCHAIN_MODULES)
     for package, build_dir, floors, declared, modules in plans:
+        manifest = read_manifest(build_dir)
         for name, args, own, host in modules:
-            for imported in sorted(imported_modules(own) - own_names - seen):
+            for imported in sorted(with_reexports(imported_modules(own), manifest) - own_names - seen):
                 module_dir = flag_value(args, "-I")
                 swiftmodule = os.path.join(module_dir or "", imported + ".swiftmodule")
                 if imported in TOOLCHAIN_WHEN_IMPORTED:

@@ -167,6 +167,20 @@ class BuildManifest(unittest.TestCase):
         ]}
         self.assertEqual(gate.host_modules(manifest), {"Macros", "MacrosTests", "gen_tool"})
 
+    def test_reexported_modules_are_read_too(self):
+        with tempfile.TemporaryDirectory() as folder:
+            manifest = {}
+            for module, text in [("Server", "@_exported import ServerCore\nimport Logging\n"),
+                                 ("ServerCore", "@_exported public import HTTPKit\n"), ("HTTPKit", "")]:
+                source = os.path.join(folder, module + ".swift")
+                with open(source, "w", encoding="utf-8") as handle:
+                    handle.write(text)
+                listing = os.path.join(folder, module + ".sources")
+                with open(listing, "w", encoding="utf-8") as handle:
+                    handle.write(source + "\n")
+                manifest[module] = {"target": ["swiftc", "-module-name", module, "@" + listing]}
+            self.assertEqual(gate.with_reexports({"Server"}, manifest), {"Server", "ServerCore", "HTTPKit"})
+
     def test_sources_of_a_nested_package_are_not_the_outer_packages(self):
         with tempfile.TemporaryDirectory() as folder:
             for path in ["Package.swift", "Sources/A/a.swift", "Fixtures/Inner/Package.swift",
