@@ -856,7 +856,7 @@ def with_reexports(names, manifest):
                     text = handle.read()
             except OSError:
                 continue
-            for exported in re.findall(r"^[ \t]*@_exported[ \t]+(?:public[ \t]+)?import[ \t]+"
+            for exported in re.findall(r"^[ \t]*@_exported(?:[ \t]+@\w+(?:\([^)]*\))?)*[ \t]+(?:public[ \t]+)?import[ \t]+"
                                       r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)[ \t]+)?(\w+)", text, re.M):
                 if exported not in result:
                     result.add(exported)
