@@ -8,6 +8,7 @@ import Testing
 /// TallyTesting's `CollectorReader` against a real collector: the spy's expectations, waits the
 /// collector answers, and sessions that keep parallel tests apart.
 @Suite("CollectorReader", .timeLimit(.minutes(1)))
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct CollectorReaderTests {
     /// Posts a batch the way a Segment client would, tagged with `session` in each event's context.
     static func send(_ collector: Collector, _ messages: [String], session: String) async throws {
@@ -203,6 +204,7 @@ struct CollectorReaderTests {
 }
 
 /// The issues `body` reports, with their messages and lines, instead of failing the test with them.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func issues(_ body: () async -> Void) async -> [(message: String, line: Int)] {
     let log = IssueLog()
     await withKnownIssue(isIntermittent: true) {
@@ -215,6 +217,7 @@ func issues(_ body: () async -> Void) async -> [(message: String, line: Int)] {
 }
 
 /// Synchronous form of ``issues(_:)-(()->Void)``.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func issues(_ body: () -> Void) -> [(message: String, line: Int)] {
     let log = IssueLog()
     withKnownIssue(isIntermittent: true) {
@@ -226,6 +229,7 @@ func issues(_ body: () -> Void) -> [(message: String, line: Int)] {
     return log.all
 }
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 final class IssueLog: Sendable {
     private let issues = Locked<[(message: String, line: Int)]>([])
     func append(_ issue: (message: String, line: Int)) { issues.withLock { $0.append(issue) } }

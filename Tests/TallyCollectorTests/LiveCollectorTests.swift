@@ -6,6 +6,7 @@ import Testing
 
 /// A collector on a real loopback port: starting and stopping, the live page and its stream.
 @Suite("Collector over loopback", .timeLimit(.minutes(1)))
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct LiveCollectorTests {
     @Test func startsOnAFreePortAndStops() async throws {
         let collector = try await Collector.start()

@@ -7,6 +7,7 @@ import Testing
 /// The live page's feed: every viewer gets what its filter selects, a slow one loses the oldest and is
 /// told how many.
 @Suite("Live feed", .timeLimit(.minutes(1)))
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct LiveFeedTests {
     static func event(_ id: Int64, _ name: String, session: String = "") -> StoredEvent {
         StoredEvent(

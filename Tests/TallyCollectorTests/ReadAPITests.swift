@@ -8,6 +8,7 @@ import Testing
 
 /// Reading for tests and tools: filters, paging, deletion, violations and coverage.
 @Suite("Read API")
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct ReadAPITests {
     static let plan: TrackingPlan = {
         let text = """

@@ -9,6 +9,7 @@ import Testing
 
 /// Segment's HTTP tracking API as real clients send it, through the routes (no sockets).
 @Suite("Ingest: Segment's tracking API")
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct SegmentIngestTests {
     @Test func aBatchOfEveryTypeIsStoredInOrderAndAcknowledged() async throws {
         try await RouterHarness.run { collector in

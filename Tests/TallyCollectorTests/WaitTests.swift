@@ -7,6 +7,7 @@ import Testing
 
 /// `GET /tally/events/wait`: a long-poll answered by the insert that brings the events.
 @Suite("Waiting", .timeLimit(.minutes(1)))
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct WaitTests {
     @Test func answersAtOnceWhenEnoughEventsAreStored() async throws {
         try await RouterHarness.run { collector in

@@ -5,6 +5,7 @@ import TallyTesting
 import Testing
 
 /// `waitForCalls`: woken by each call, no polling; the timeout runs on an injected clock.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Suite struct SpyWaitingTests {
     @Test func returnsAtOnceWhenTheCallsAreThere() async {
         let users = UserServiceSpy()

@@ -4,6 +4,7 @@ import TallyTesting
 import Testing
 
 /// Waiting for events without polling, through the real client.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 struct WaitingTests {
     @Test func waitsForAnEventDeliveredOnAnotherThread() async throws {
         let memory = InMemoryDestination()
