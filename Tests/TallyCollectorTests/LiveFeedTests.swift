@@ -7,7 +7,6 @@ import Testing
 /// The live page's feed: every viewer gets what its filter selects, a slow one loses the oldest and is
 /// told how many.
 @Suite("Live feed", .timeLimit(.minutes(1)))
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct LiveFeedTests {
     static func event(_ id: Int64, _ name: String, session: String = "") -> StoredEvent {
         StoredEvent(
@@ -15,6 +14,7 @@ struct LiveFeedTests {
             context: "{}")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aViewerGetsTheEventsItsFilterSelects() async throws {
         let feed = LiveFeed(capacity: 10, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (_, messages) = try #require(feed.subscribe(EventFilter(session: "s")))
@@ -27,6 +27,7 @@ struct LiveFeedTests {
         #expect(ids == [1, 3])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aSlowViewerLosesTheOldestAndIsToldHowMany() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (token, messages) = try #require(feed.subscribe(EventFilter()))
@@ -39,6 +40,7 @@ struct LiveFeedTests {
         #expect(ids == [8, 9, 10])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func closingEndsEveryStreamAndRefusesNewViewers() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (_, messages) = try #require(feed.subscribe(EventFilter()))
@@ -48,6 +50,7 @@ struct LiveFeedTests {
         #expect(feed.subscribe(EventFilter()) == nil)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aViewerWhoLeavesIsForgotten() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (token, messages) = try #require(feed.subscribe(EventFilter()))

@@ -25,7 +25,6 @@ func withLiveCollector(
 }
 
 /// Plain HTTP over loopback, as a client in another language would send it.
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 enum HTTP {
     struct Answer: Sendable {
         var status: Int
@@ -51,7 +50,6 @@ enum HTTP {
 
 /// A blocking loopback connection read line by line, for streamed answers (server-sent events). Reads
 /// run on a thread of their own, off Swift's cooperative pool, and give up after 20 seconds.
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 final class LineStream: @unchecked Sendable {
     // `buffer` is only touched by `readLine`, which callers await one at a time.
     private let socket: Int32
@@ -109,7 +107,6 @@ final class LineStream: @unchecked Sendable {
     }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 private func Glibc_socket() -> Int32 {
     #if canImport(Glibc)
     socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -118,7 +115,6 @@ private func Glibc_socket() -> Int32 {
     #endif
 }
 
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct CollectorReaderTestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -54,14 +54,12 @@ struct RouterHarness {
     }
 }
 
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 extension PropertyValue {
     /// A member of an object, for short expectations: `json["code"]`.
     subscript(key: String) -> PropertyValue? { objectValue?[key] }
 }
 
 /// A Segment track message as JSON text.
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func trackJSON(
     _ event: String, properties: String = "{}", userId: String = "u1", messageId: String? = nil, extra: String = ""
 ) -> String {
@@ -70,7 +68,6 @@ func trackJSON(
 }
 
 /// A batch body of the given messages.
-@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func batchJSON(_ messages: [String], extra: String = "") -> String {
     #"{"batch":[\#(messages.joined(separator: ","))]\#(extra)}"#
 }
