@@ -119,3 +119,10 @@ extension PropertyValue {
         if let int = Int(exactly: integer) { self = .int(int) } else { self = .bigNumber(BigNumber(exactly: integer)!) }
     }
 }
+
+struct CodableIntegerTests {
+    @Test func jsonDecoderKeepsAnIntegerBeyondInt64Exactly() throws {
+        let value = try JSONDecoder().decode(PropertyValue.self, from: Data("[18446744073709551615, 9223372036854775807, 1]".utf8))
+        #expect(value == [.bigNumber(BigNumber("18446744073709551615")!), PropertyValue(exactly: Int64.max), .int(1)])
+    }
+}

@@ -149,7 +149,7 @@ extension PropertyValue {
 
     /// ``int(_:)`` when `Int` holds `integer` (on every platform, whatever the width of `Int`), otherwise
     /// ``bigNumber(_:)``, exactly.
-    private init(integer: some FixedWidthInteger) {
+    init(integer: some FixedWidthInteger) {
         if let int = Int(exactly: integer) {
             self = .int(int)
         } else {
