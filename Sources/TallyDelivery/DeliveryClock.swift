@@ -50,7 +50,7 @@ public struct DeliveryClock: Sendable {
 /// The Dispatch time `delay` seconds from now (negative and NaN delays as 0, at most 10^7 seconds), counted in
 /// `UInt64` nanoseconds. Not in `Int`: on a watch (arm64_32) `Int` has 32 bits, and a delay over 2.1 seconds
 /// in nanoseconds would overflow it and stop the app.
-func dispatchTime(after delay: Double, from now: DispatchTime = .now()) -> DispatchTime {
+package func dispatchTime(after delay: Double, from now: DispatchTime = .now()) -> DispatchTime {
     let seconds = delay.isNaN ? 0 : min(max(delay, 0), 1e7)
     return DispatchTime(uptimeNanoseconds: now.uptimeNanoseconds + UInt64(seconds * 1e9))
 }
