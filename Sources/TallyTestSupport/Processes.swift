@@ -68,6 +68,12 @@ package struct MissingProduct: Error, CustomStringConvertible {
     package var build: String
     package var searched: [String]
 
+    package init(name: String, build: String, searched: [String]) {
+        self.name = name
+        self.build = build
+        self.searched = searched
+    }
+
     package var description: String {
         "\(name) is not built; run `\(build)` first (looked for it at \(searched.joined(separator: ", ")))"
     }

@@ -4,10 +4,22 @@ import TallyTestSupport
 import Testing
 
 /// The built `tally` executable (`TALLY_BINARY`, or where ``BuiltProducts`` finds it). A test that runs it
-/// fails, saying what to build, when it is missing: it never skips.
+/// fails, saying what to build, when it is missing or was built without the `CLI` trait (that build only
+/// explains how to get the command line, and a test feeding it a FIFO would wait forever): it never skips.
 enum TallyBinary {
     static func require() throws -> URL {
-        try BuiltProducts.require("tally", build: "swift build --traits CLI --product tally", environmentVariable: "TALLY_BINARY")
+        try checked.get()
+    }
+
+    private static let build = "swift build --traits CLI --product tally"
+
+    /// The binary, once checked to answer `--help`.
+    private static let checked: Swift.Result<URL, any Error> = Swift.Result {
+        let url = try BuiltProducts.require("tally", build: build, environmentVariable: "TALLY_BINARY")
+        guard try runToEnd(url, ["--help"]).status == 0 else {
+            throw MissingProduct(name: "tally with the CLI trait", build: build, searched: [url.path])
+        }
+        return url
     }
 
     struct Result {
