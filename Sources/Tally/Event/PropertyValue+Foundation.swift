@@ -107,8 +107,9 @@ extension PropertyValue {
         }
     }
 
-    /// Converts an `NSNumber` by the type it was created with: its `objCType` (and, on Darwin, whether it
-    /// is a `CFBoolean`), never its value. Nil for a type code that is not a number's.
+    /// Converts an `NSNumber` by the type it was created with, never by its value: a Boolean by its class
+    /// (see ``isBoolean(_:)``), other numbers by `objCType` (floating point, signed or unsigned integer).
+    /// Nil for a type code that is not a number's.
     private init?(number: NSNumber) {
         if let decimal = number as? NSDecimalNumber {
             self.init(decimal: decimal.decimalValue)
