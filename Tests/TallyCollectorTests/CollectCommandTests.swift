@@ -6,8 +6,7 @@ import Testing
 
 /// `tally collect` as a built binary: what it prints, how it stops, how it fails.
 @Suite(
-    "tally collect, the built binary", .timeLimit(.minutes(2)),
-    .enabled(if: CollectorProcess.suitesRun, "the tally executable is not built; run swift build first"))
+    "tally collect, the built binary", .timeLimit(.minutes(2)))
 struct CollectCommandTests {
     @Test func printsWhereItListensFirstAndStopsOnSIGTERM() async throws {
         let folder = try TemporaryFolder()

@@ -7,8 +7,7 @@ import Testing
 /// `kill -9` in the middle of a load of batches: every event the collector acknowledged is in the database
 /// when it starts again on the same file.
 @Suite(
-    "Durability", .timeLimit(.minutes(3)),
-    .enabled(if: CollectorProcess.suitesRun, "the tally executable is not built; run swift build first"))
+    "Durability", .timeLimit(.minutes(3)))
 struct DurabilityTests {
     static let senders = 4
     static let batchSize = 100

@@ -151,10 +151,7 @@ struct CoverageGateTests {
     }
 }
 
-@Suite(
-    "coverage gate, the built binary",
-    .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
-)
+@Suite("coverage gate, the built binary")
 struct CoverageGateBinaryTests {
     @Test func theFlagsAreDocumentedAndCheckedForUsage() throws {
         let help = try TallyBinary.run(["coverage", "--help"]).standardOutput

@@ -1,20 +1,26 @@
 import Foundation
 import TallyPlan
+import TallyTestSupport
 import Testing
 
-/// Finds the built `tally` executable next to the test bundle, or in `.build/debug`.
+/// The built `tally` executable (`TALLY_BINARY`, or where ``BuiltProducts`` finds it). A test that runs it
+/// fails, saying what to build, when it is missing or was built without the `CLI` trait (that build only
+/// explains how to get the command line, and a test feeding it a FIFO would wait forever): it never skips.
 enum TallyBinary {
-    static let url: URL? = {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally"))
+    static func require() throws -> URL {
+        try checked.get()
+    }
+
+    private static let build = "swift build --traits CLI --product tally"
+
+    /// The binary, once checked to answer `--help`.
+    private static let checked: Swift.Result<URL, any Error> = Swift.Result {
+        let url = try BuiltProducts.require("tally", build: build, environmentVariable: "TALLY_BINARY")
+        guard try runToEnd(url, ["--help"]).status == 0 else {
+            throw MissingProduct(name: "tally with the CLI trait", build: build, searched: [url.path])
         }
-        // On macOS the test bundle is a directory inside the products directory.
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally"))
-        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/tally"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+        return url
+    }
 
     struct Result {
         var standardOutput: String
@@ -31,7 +37,7 @@ enum TallyBinary {
         _ arguments: [String], environment: [String: String] = [:], standardOutputPath: String? = nil,
         closedStandardOutput: Bool = false
     ) throws -> Result {
-        let binary: URL = try #require(url)
+        let binary = try require()
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -56,10 +62,7 @@ enum TallyBinary {
     }
 }
 
-@Suite(
-    "Command line, the built binary",
-    .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
-)
+@Suite("Command line, the built binary")
 struct TallyBinaryTests {
     @Test func helpListsThePlanCommands() throws {
         let result = try TallyBinary.run(["--help"])
@@ -110,7 +113,7 @@ struct TallyBinaryTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
     func colourOnATerminalUnlessNO_COLOR() throws {
         let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
-        let binary = try #require(TallyBinary.url).path
+        let binary = try TallyBinary.require().path
         func underTerminal(_ environment: [String: String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
