@@ -169,13 +169,21 @@ def eval_condition(text, platform):
 
 def if_regions(source):
     """(start, end, live platforms) byte ranges of `#if` branches that some Apple platform never compiles."""
+    return [region[:3] for region in if_regions_with_absent(source)]
+
+
+def if_regions_with_absent(source):
+    """As `if_regions`, each with a fourth member: the platforms no branch of its `#if` group compiles.
+
+    A declaration in `#if os(macOS) || os(Linux)` with no `#else` does not exist on iOS; one with an `#else`
+    may be declared again there, in code Linux never parses, so only a group's absent platforms count."""
     regions, stack, offset = [], [], 0
-    current = None  # (start offset, live set) of the branch being read, per stack level
 
     def close_branch(frame, end):
         start, live = frame["branch"]
+        frame["covered"] |= live
         if live != set(PLATFORMS):
-            regions.append((start, end, frozenset(live)))
+            frame["regions"].append((start, end, frozenset(live)))
 
     for raw in source.split(b"\n"):
         line = raw.decode("utf-8", "replace").strip()
@@ -184,7 +192,7 @@ def if_regions(source):
         if match:
             directive, condition = match.group(1), match.group(2).split("//")[0].strip()
             if directive == "if":
-                frame = {"taken": {p: False for p in PLATFORMS}}
+                frame = {"taken": {p: False for p in PLATFORMS}, "covered": set(), "regions": []}
                 stack.append(frame)
             elif not stack:
                 offset = line_end
@@ -194,6 +202,8 @@ def if_regions(source):
                 close_branch(frame, offset)
             if directive == "endif":
                 stack.pop()
+                absent = frozenset(set(PLATFORMS) - frame["covered"])
+                regions += [region + (absent,) for region in frame["regions"]]
             else:
                 live = set()
                 for platform in PLATFORMS:
@@ -638,7 +648,8 @@ class FileChecker:
 
     def __init__(self, path, source, table, floors, own_table=None, module_name=None):
         self.path, self.source, self.table, self.floors = path, source, table, floors
-        self.regions = if_regions(source)
+        self.absent_regions = if_regions_with_absent(source)
+        self.regions = [region[:3] for region in self.absent_regions]
         self.line_starts = [0] + [m.end() for m in re.finditer(b"\n", source)]
         self.findings = []
         self.own_table = own_table          # when collecting our own declarations' availability
@@ -663,6 +674,14 @@ class FileChecker:
             if start <= offset < end:
                 ctx = {p: (v if p in live else None) for p, v in ctx.items()}
         return ctx
+
+    def absent_at(self, offset):
+        """Platforms on which no branch of an enclosing `#if` group is compiled."""
+        absent = set()
+        for start, end, _live, missing in self.absent_regions:
+            if start <= offset < end:
+                absent |= missing
+        return absent
 
     # checks
     def check(self, ctx, offset, site_name, found):
@@ -714,8 +733,8 @@ class FileChecker:
         if isinstance(rng, dict) and "buffer_id" not in rng and self.valid(rng.get("start")):
             offset = rng["start"]
             ctx = self.restrict(ctx, offset)
-        if all(v is None for v in ctx.values()):
-            return  # code no Apple platform compiles
+        if all(v is None for v in ctx.values()) and self.own_table is None:
+            return  # code no Apple platform compiles (read in pass 1 only, for the declarations it holds)
 
         if kind.endswith("_decl") and decl_display_name(node).startswith("$"):
             return  # a macro's generated helper (`$s...fMu_`): its ranges point into the expansion buffer
@@ -725,8 +744,15 @@ class FileChecker:
             req = attr_requirement(req, attrs)
             if self.own_table is not None:
                 usr = node.get("usr")
-                if usr and req:
-                    self.own_table[usr] = [f"{self.module_name}.{decl_display_name(node)}", kind, req]
+                # A declaration in an `#if` group that some Apple platforms compile no branch of does not
+                # exist on them: a use from code they compile fails (`@available(iOS, unavailable)` is
+                # in `req` already).
+                own = dict(req)
+                for platform in self.absent_at(offset):
+                    if self.floors.get(platform) is not None:
+                        own[platform] = UNAVAILABLE
+                if usr and own:
+                    self.own_table[usr] = [f"{self.module_name}.{decl_display_name(node)}", kind, own]
             elif not node.get("implicit") and kind not in ("parameter", "accessor_decl"):
                 self.check_types(ctx, offset, decl_display_name(node), header_strings(node))
         elif self.own_table is None and kind.endswith("_expr"):

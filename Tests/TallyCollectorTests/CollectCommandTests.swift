@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Collector
 import Foundation
 import Tally
@@ -64,4 +67,6 @@ struct CollectCommandTests {
         await first.stop(with: SIGTERM)
     }
 }
+#endif
+
 #endif

@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Collector
 import Foundation
 import Tally
@@ -78,4 +81,6 @@ struct DurabilityTests {
         #expect(stored.count % Self.batchSize == 0)
     }
 }
+#endif
+
 #endif

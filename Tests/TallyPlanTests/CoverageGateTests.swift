@@ -151,6 +151,8 @@ struct CoverageGateTests {
     }
 }
 
+// Runs the built `tally`: `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
 @Suite("coverage gate, the built binary")
 struct CoverageGateBinaryTests {
     @Test func theFlagsAreDocumentedAndCheckedForUsage() throws {
@@ -172,3 +174,4 @@ struct CoverageGateBinaryTests {
         #expect(allowed.exitCode == 0)
     }
 }
+#endif

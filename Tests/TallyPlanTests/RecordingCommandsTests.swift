@@ -228,6 +228,8 @@ struct RecordingCommandsTests {
     }
 }
 
+// Runs the built `tally`: `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
 @Suite("validate and coverage, the built binary")
 struct RecordingCommandsBinaryTests {
     @Test(arguments: [["validate", "--help"], ["coverage", "--help"], ["--help"]])
@@ -310,3 +312,4 @@ struct RecordingCommandsBinaryTests {
         #expect(try TallyBinary.run(["validate", "--plan", plan]).exitCode == 64)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 import Foundation
 import TallyTestSupport
 import Testing
@@ -18,3 +21,5 @@ struct StandardErrorTests {
         #expect(process.terminationStatus == 64)
     }
 }
+
+#endif

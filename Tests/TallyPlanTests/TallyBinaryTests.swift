@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 import Foundation
 import TallyPlan
 import TallyTestSupport
@@ -157,3 +160,5 @@ struct TallyBinaryTests {
             try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode == 64)
     }
 }
+
+#endif

@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -185,3 +188,5 @@ extension FileHandle {
         return try read(upToCount: 1)?.first
     }
 }
+
+#endif

@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Collector
 import Foundation
 import TallyTestSupport
@@ -85,4 +88,6 @@ final class CollectorProcess: @unchecked Sendable {
         }
     }
 }
+#endif
+
 #endif

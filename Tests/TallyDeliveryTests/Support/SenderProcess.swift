@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Delivery
 import Foundation
 import Tally
@@ -110,4 +113,6 @@ final class LineQueue: Sendable {
         }
     }
 }
+#endif
+
 #endif
