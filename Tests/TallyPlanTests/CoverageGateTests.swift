@@ -153,7 +153,7 @@ struct CoverageGateTests {
 
 // Runs the built `tally`: `Process` exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
-@Suite("coverage gate, the built binary")
+@Suite("coverage gate, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct CoverageGateBinaryTests {
     @Test func theFlagsAreDocumentedAndCheckedForUsage() throws {
         let help = try TallyBinary.run(["coverage", "--help"]).standardOutput

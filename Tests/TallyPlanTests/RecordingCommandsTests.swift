@@ -230,7 +230,7 @@ struct RecordingCommandsTests {
 
 // Runs the built `tally`: `Process` exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
-@Suite("validate and coverage, the built binary")
+@Suite("validate and coverage, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct RecordingCommandsBinaryTests {
     @Test(arguments: [["validate", "--help"], ["coverage", "--help"], ["--help"]])
     func helpHasExamplesAndExitCodes(_ arguments: [String]) throws {

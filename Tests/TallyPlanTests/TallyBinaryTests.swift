@@ -10,6 +10,17 @@ import Testing
 /// fails, saying what to build, when it is missing or was built without the `CLI` trait (that build only
 /// explains how to get the command line, and a test feeding it a FIFO would wait forever): it never skips.
 enum TallyBinary {
+    /// Whether this build has the command line: `tally` built without the `CLI` trait only explains how to
+    /// get it, so the suites that run it are off, and say why, in a plain `swift test`.
+    #if CLI
+    static let hasCommandLine = true
+    #else
+    static let hasCommandLine = false
+    #endif
+
+    /// Why the built-binary suites did not run.
+    static let needsCommandLine: Comment = "needs the package trait CLI: swift test --traits CLI (CI enables every trait)"
+
     static func require() throws -> URL {
         try checked.get()
     }
@@ -65,7 +76,7 @@ enum TallyBinary {
     }
 }
 
-@Suite("Command line, the built binary")
+@Suite("Command line, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct TallyBinaryTests {
     @Test func helpListsThePlanCommands() throws {
         let result = try TallyBinary.run(["--help"])
