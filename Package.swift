@@ -233,6 +233,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Collector"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
             ]
         ),
     ],

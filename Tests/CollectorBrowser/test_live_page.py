@@ -1,7 +1,8 @@
 """The live page in a real browser: Debian's chromium, headless, driven by Selenium.
 
 An event posted to the collector appears, a violation is marked with its rule, the filters work, planned
-events not yet seen are listed with the plan's coverage, and a deleted session leaves the page.
+events not yet seen are listed with the plan's coverage, a deleted session leaves the page, and refused
+requests are counted with the last one's reason.
 Run by .ci/run (chromium and chromium-driver from Debian, Selenium from PyPI in a venv):
     .build/collector-venv/bin/python -m unittest discover -s Tests/CollectorBrowser -v
 """
@@ -131,6 +132,22 @@ class LivePageTests(unittest.TestCase):
         self.wait.until(lambda driver: len(self.rows()) == 1)
         self.assertEqual(self.rows()[0].find_element(By.CSS_SELECTOR, ".kind").text, "screen")
         self.assertEqual(self.names(), ["Home"])
+
+    def test_refused_requests_are_counted_with_the_last_reason(self):
+        def refuse(properties):
+            body = json.dumps({"batch": [{"type": "track", "event": "Large", "userId": "u1", "properties": properties}]})
+            status, answer = self.collector.post("/v1/batch", body.encode(), {"Content-Type": "application/json"})
+            self.assertEqual((status, answer["code"]), (400, "too_large"))
+
+        refuse({"blob": "x" * 33_000})  # before the page opens: read from the status
+        self.driver.get(self.collector.url)
+        self.wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "state"), "live"))
+        self.wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "refused"), "Refused 1 write request;"))
+        refuse({"blob": "y" * 40_000})  # while it is open: pushed on the stream
+        self.wait.until(expected_conditions.text_to_be_present_in_element((By.ID, "refused"), "Refused 2 write requests;"))
+        text = self.driver.find_element(By.ID, "refused").text
+        self.assertIn("Last: POST /v1/batch answered 400 too_large: batch[0] is", text)
+        self.assertIn("the limit for one event is 32 KB", text)
 
 
 if __name__ == "__main__":

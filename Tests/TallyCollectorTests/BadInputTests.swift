@@ -7,7 +7,10 @@ import Tally
 import Testing
 
 /// Every kind of bad input gets a 4xx with a JSON error that says what was wrong, nothing of it is
-/// stored, and the collector keeps serving.
+/// stored, the refusal is logged and counted, and the collector keeps serving.
+///
+/// Anything over Segment's size limits is a 400, as Segment's API answers: analytics-swift drops a batch
+/// answered 400 and retries a 413 for ever, holding back every event behind it.
 @Suite("Ingest: bad input")
 struct BadInputTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -41,7 +44,7 @@ struct BadInputTests {
             gzipped: true, status: .badRequest, code: "invalid_gzip", message: "not valid gzip"),
         Case(
             label: "a gzip bomb", body: try! gzip(String(repeating: " ", count: 4_000_000)), gzipped: true,
-            status: .contentTooLarge, code: "too_large",
+            status: .badRequest, code: "too_large",
             message: "over the limit of 500 KB (512000 bytes) once decompressed"),
         Case(
             label: "brotli", body: Array("{}".utf8), encoding: "br", status: .unsupportedMediaType,
@@ -100,7 +103,7 @@ struct BadInputTests {
                 batchJSON([
                     trackJSON("A", properties: "{" + (0..<10_000).map { #""p\#($0)":1"# }.joined(separator: ",") + "}")
                 ]).utf8),
-            status: .contentTooLarge, code: "too_large",
+            status: .badRequest, code: "too_large",
             message: "batch[0] is 98947 bytes; the limit for one event is 32 KB (32768 bytes)"),
         Case(
             label: "one event over 32 KB in a batch",
@@ -109,11 +112,11 @@ struct BadInputTests {
                     trackJSON("A"),
                     trackJSON("B", properties: #"{"blob":"\#(String(repeating: "x", count: 33_000))"}"#),
                 ]).utf8),
-            status: .contentTooLarge, code: "too_large", message: "batch[1] is 33067 bytes"),
+            status: .badRequest, code: "too_large", message: "batch[1] is 33067 bytes"),
         Case(
             label: "a single call over 32 KB", route: "/v1/track",
             body: Array(trackJSON("B", properties: #"{"blob":"\#(String(repeating: "x", count: 33_000))"}"#).utf8),
-            status: .contentTooLarge, code: "too_large", message: "over the limit of 32 KB (32768 bytes)"),
+            status: .badRequest, code: "too_large", message: "over the limit of 32 KB (32768 bytes)"),
         Case(
             label: "a batch over 500 KB",
             body: Array(
@@ -122,7 +125,7 @@ struct BadInputTests {
                         trackJSON("E\($0)", properties: #"{"blob":"\#(String(repeating: "x", count: 30_000))"}"#)
                     }
                 ).utf8),
-            status: .contentTooLarge, code: "too_large", message: "over the limit of 500 KB (512000 bytes)"),
+            status: .badRequest, code: "too_large", message: "over the limit of 500 KB (512000 bytes)"),
         Case(
             label: "an invalid escape in properties", route: "/v1/track",
             body: Array(#"{"event":"A","userId":"u","properties":{"path":"C:\q"}}"#.utf8), status: .badRequest,
@@ -155,9 +158,21 @@ struct BadInputTests {
             let message = json["message"]?.stringValue ?? ""
             #expect(message.contains(input.message), "\(message)")
             #expect(try await collector.events().isEmpty)
+            // Logged once, with its reason, and counted in the status.
+            let path = String(input.route.prefix { $0 != "?" })
+            #expect(
+                collector.warnings.messages == [
+                    "warning: Refused POST \(path) with \(input.status.code) \(input.code): \(message)"
+                ])
             // The collector keeps serving.
             #expect(try await collector.post("/v1/batch", batchJSON([trackJSON("after")])).status == .ok)
             #expect(try await collector.events().map { $0["name"] } == ["after"])
+            let (_, state) = try await collector.send(.get, "/tally/status")
+            #expect(state["refused"]?["requests"] == 1)
+            #expect(state["refused"]?["last"]?["request"] == .string("POST \(path)"))
+            #expect(state["refused"]?["last"]?["status"] == .int(input.status.code))
+            #expect(state["refused"]?["last"]?["code"] == .string(input.code))
+            #expect(state["refused"]?["last"]?["message"] == .string(message))
         }
     }
 

@@ -79,6 +79,26 @@ struct LiveCollectorTests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+    @Test func aRefusedWriteIsAnnouncedOnTheStreamWithTheCount() async throws {
+        try await withLiveCollector { collector in
+            let stream = try LineStream(
+                port: collector.port, request: "GET /tally/stream HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(await stream.readLine(where: { $0.hasPrefix(": connected") }) != nil)
+            let large = trackJSON("Large", properties: #"{"blob":"\#(String(repeating: "x", count: 33_000))"}"#)
+            let answer = try await HTTP.post(collector.url.appendingPathComponent("v1/batch"), batchJSON([large]))
+            #expect(answer.status == 400)
+            #expect(await stream.readLine(where: { $0.hasPrefix("event: ") }) == "event: refused")
+            let data = try #require(await stream.readLine(where: { $0.hasPrefix("data: ") }))
+            let refused = try PropertyValue(json: String(data.dropFirst(6)))
+            #expect(refused["requests"] == 1)
+            #expect(refused["last"]?["request"] == "POST /v1/batch")
+            #expect(refused["last"]?["code"] == "too_large")
+            #expect(
+                refused["last"]?["message"]?.stringValue?.hasPrefix("batch[0] is 33071 bytes") == true, "\(refused)")
+        }
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aHeartbeatKeepsTheStreamAlive() async throws {
         try await withLiveCollector(Collector.Configuration(heartbeat: .milliseconds(20))) { collector in
             let stream = try LineStream(

@@ -149,11 +149,15 @@ struct ReadAPITests {
     }
 
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
-    @Test func statusCountsEventsWaitsAndViewers() async throws {
+    @Test func statusCountsEventsWaitsViewersAndRefusals() async throws {
         try await RouterHarness.run(plan: Self.plan) { collector in
             try await collector.post("/v1/batch", batchJSON([trackJSON("A"), trackJSON("B")]))
             let (_, json) = try await collector.send(.get, "/tally/status")
-            #expect(json == ["events": 2, "last_id": 2, "plan": ["events": 3], "waiting": 0, "viewers": 0])
+            #expect(
+                json == [
+                    "events": 2, "last_id": 2, "plan": ["events": 3], "waiting": 0, "viewers": 0,
+                    "refused": ["requests": 0, "last": nil],
+                ])
         }
     }
 

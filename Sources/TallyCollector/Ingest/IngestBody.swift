@@ -12,7 +12,7 @@ enum IngestBody {
 
     /// The body's bytes, gunzipped when `contentEncoding` says gzip.
     ///
-    /// - Throws: ``APIError`` 400 for gzip that does not decompress (truncated, corrupt), 413 when the
+    /// - Throws: ``APIError`` 400 for gzip that does not decompress (truncated, corrupt), 400 `too_large` when the
     ///   decompressed body passes `limit`, 415 for an encoding other than gzip.
     static func decode(_ body: ByteBuffer, contentEncoding: String?, limit: Int) throws(APIError) -> [UInt8] {
         switch contentEncoding?.lowercased() {
@@ -53,7 +53,7 @@ enum IngestBody {
     ///   - type: the type a single-call route implies; nil for a batch.
     ///   - context: what the request's messages share.
     ///   - wantsEvents: whether to build each Tally event, to validate it against a plan.
-    /// - Throws: ``APIError``: 400 for invalid JSON or an invalid message (naming it), 413 for a message over
+    /// - Throws: ``APIError``: 400 for invalid JSON or an invalid message (naming it), 400 `too_large` for a message over
     ///   32 KB or a body over the route's limit.
     static func segmentEvents(
         _ bytes: [UInt8], type: MessageType?, context: IngestContext, wantsEvents: Bool

@@ -7,7 +7,7 @@ import Tally
 enum RecordLines {
     /// Reads every line; blank lines are skipped.
     ///
-    /// - Throws: ``APIError`` 400 naming the first line that is not a record, 413 for a line over 32 KB.
+    /// - Throws: ``APIError`` 400 naming the first line that is not a record, 400 `too_large` for a line over 32 KB.
     ///   Nothing of the body is stored then.
     static func events(_ bytes: [UInt8], context: IngestContext) throws(APIError) -> [(
         stored: StoredEvent, event: Event?

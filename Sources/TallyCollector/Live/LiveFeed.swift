@@ -15,6 +15,8 @@ final class LiveFeed: Sendable {
         case event(id: Int64, json: [UInt8], session: String)
         /// Events of a session (nil: all) were deleted.
         case deleted(session: String?)
+        /// The collector refused a write request: the JSON of ``RefusedRequests``' count and last refusal.
+        case refused(json: [UInt8])
         case heartbeat
     }
 
@@ -89,6 +91,13 @@ final class LiveFeed: Sendable {
     /// Tells every viewer that the events of `session` (all events when nil) were deleted.
     func deleted(session: String?) {
         send(.deleted(session: session))
+    }
+
+    /// Tells every viewer that the collector refused a write request, the `count`th so far.
+    func refused(count: Int64, _ refusal: RefusedRequests.Refusal) {
+        var writer = JSONWriter()
+        RefusedRequests.json(count: count, last: refusal, into: &writer)
+        send(.refused(json: writer.bytes))
     }
 
     /// How many messages `token`'s viewer lost since the last call.

@@ -47,6 +47,8 @@ enum LivePage {
           tr.hidden { display: none; }
           #notice { display: none; padding: .5rem 1rem; background: #fff8c5; }
           #notice.shown { display: block; }
+          #refused { display: none; padding: .5rem 1rem; background: #fff1f0; color: #b42318; }
+          #refused.shown { display: block; }
           #unseen { padding-left: 1.2rem; }
           .muted { color: #57606a; }
         </style>
@@ -66,6 +68,7 @@ enum LivePage {
         </header>
         <main>
           <div id="notice"></div>
+          <div id="refused" role="alert"></div>
           <table id="events">
             <thead><tr><th>#</th><th>received</th><th>session</th><th>kind</th><th>name</th><th>user</th><th>properties</th><th>violations</th></tr></thead>
             <tbody></tbody>
@@ -84,6 +87,7 @@ enum LivePage {
         const filters = { name: document.getElementById("filter-name"), kind: document.getElementById("filter-kind"), session: document.getElementById("filter-session") };
         const sessions = new Set();
         let coverageTimer = null;
+        let refusedShown = 0;
 
         function cell(row, className, text) {
           const td = row.insertCell();
@@ -146,6 +150,27 @@ enum LivePage {
           element.classList.add("shown");
         }
 
+        function showRefused(refused) {
+          // The status read at load and the stream can arrive in either order: keep the latest count.
+          if (!refused || refused.requests <= refusedShown) return;
+          refusedShown = refused.requests;
+          const element = document.getElementById("refused");
+          const last = refused.last;
+          const plural = refused.requests === 1 ? "request" : "requests";
+          element.textContent = `Refused ${refused.requests} write ${plural}; their events were not stored. ` +
+            `Last: ${last.request} answered ${last.status} ${last.code}: ${last.message}`;
+          element.classList.add("shown");
+        }
+
+        async function refreshRefused() {
+          try {
+            const response = await fetch("/tally/status");
+            showRefused((await response.json()).refused);
+          } catch (error) {
+            notice(`Status unavailable: ${error}`);
+          }
+        }
+
         async function refreshCoverage() {
           coverageTimer = null;
           const coverage = document.getElementById("coverage");
@@ -178,6 +203,7 @@ enum LivePage {
           stream.addEventListener("skipped", message => {
             notice(`This page fell behind and skipped ${JSON.parse(message.data).skipped} events; reload to see them.`);
           });
+          stream.addEventListener("refused", message => showRefused(JSON.parse(message.data)));
           stream.addEventListener("deleted", message => {
             const session = JSON.parse(message.data).session;
             if (session === null) { location.reload(); return; }
@@ -192,6 +218,7 @@ enum LivePage {
           input.addEventListener("change", refilter);
         }
         refreshCoverage();
+        refreshRefused();
         connect();
         </script>
         </body>

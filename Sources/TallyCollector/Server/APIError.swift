@@ -56,8 +56,10 @@ extension APIError {
         APIError(.badRequest, "wrong_type", "\(position(index))\(field) must be \(expected), not \(actual.typeName)")
     }
 
+    /// A message over 32 KB or a body over its route's limit: 400, as Segment's API answers, so that
+    /// analytics-swift drops the batch (it retries a 413 for ever).
     static func tooLarge(_ message: String) -> APIError {
-        APIError(.contentTooLarge, "too_large", message)
+        APIError(.badRequest, "too_large", message)
     }
 
     static func badParameter(_ name: String, _ detail: String) -> APIError {

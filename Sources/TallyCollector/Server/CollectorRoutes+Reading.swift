@@ -64,8 +64,8 @@ extension CollectorRoutes {
         return .json(Array(CoverageReport(coverage).json))
     }
 
-    /// `GET /tally/status`: how many events are stored, whether a plan is loaded, and who is waiting or
-    /// watching.
+    /// `GET /tally/status`: how many events are stored, whether a plan is loaded, who is waiting or
+    /// watching, and how many write requests were refused (with the last one).
     func status() async throws -> Response {
         let stored = try await read { try await store.count(EventFilter()) }
         var writer = JSONWriter()
@@ -75,7 +75,10 @@ extension CollectorRoutes {
         } else {
             writer.writeRaw("null")
         }
-        writer.writeRaw(#","waiting":\#(waits.count),"viewers":\#(feed.viewerCount)}"#)
+        writer.writeRaw(#","waiting":\#(waits.count),"viewers":\#(feed.viewerCount),"refused":"#)
+        let refused = refusals.snapshot
+        RefusedRequests.json(count: refused.count, last: refused.last, into: &writer)
+        writer.writeRaw("}")
         return .json(writer.bytes)
     }
 

@@ -56,6 +56,11 @@ extension CollectorRoutes {
                     if let session { data.writeString(session) } else { data.writeRaw("null") }
                     data.writeRaw("}")
                     try await writer.write(ByteBuffer(string: "event: deleted\ndata: \(data.string)\n\n"))
+                case .refused(let json):
+                    var buffer = ByteBuffer(string: "event: refused\ndata: ")
+                    buffer.writeBytes(json)
+                    buffer.writeString("\n\n")
+                    try await writer.write(buffer)
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                 }

@@ -2,6 +2,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import Tally
 import TallyPlan
@@ -18,6 +19,8 @@ struct CollectorRoutes: Sendable {
     let stopping: Locked<Bool>
     /// Where the collector's tasks run.
     let tasks: CollectorTasks
+    /// The write requests refused so far.
+    let refusals = RefusedRequests()
 
     /// The header a test tags the events of a request with.
     static let sessionHeader = HTTPField.Name("Tally-Session")!
@@ -27,7 +30,7 @@ struct CollectorRoutes: Sendable {
     /// Every route, with JSON errors and CORS for browsers on other origins.
     func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: JSONErrorMiddleware())
+        router.add(middleware: JSONErrorMiddleware(refusals: refusals, feed: feed))
         router.add(
             middleware: CORSMiddleware(
                 allowOrigin: .all,
@@ -123,23 +126,43 @@ struct CollectorRoutes: Sendable {
 
 /// Answers every error as JSON: the collector's own ``APIError``s, and Hummingbird's (an unknown route, a
 /// wrong method) with their status.
+///
+/// A refused write (any `POST`) is also logged at warning level with its reason, counted in
+/// ``RefusedRequests`` and announced to the live page: the client that sent it has probably dropped its events.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct JSONErrorMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
+    let refusals: RefusedRequests
+    let feed: LiveFeed
+
     func handle(
         _ request: Request, context: BasicRequestContext, next: (Request, BasicRequestContext) async throws -> Response
     ) async throws -> Response {
+        let error: APIError
         do {
             return try await next(request, context)
-        } catch let error as APIError {
-            return error.response
-        } catch let error as HTTPError {
+        } catch let apiError as APIError {
+            error = apiError
+        } catch let httpError as HTTPError {
             let message =
-                error.status == .notFound
-                ? "No route for \(request.method) \(request.uri.path)" : error.body ?? error.status.reasonPhrase
-            return APIError(error.status, error.status == .notFound ? "not_found" : "http_error", message).response
+                httpError.status == .notFound
+                ? "No route for \(request.method) \(request.uri.path)" : httpError.body ?? httpError.status.reasonPhrase
+            error = APIError(httpError.status, httpError.status == .notFound ? "not_found" : "http_error", message)
         }
+        if request.method == .post { refused(request, error, logger: context.logger) }
+        return error.response
+    }
+
+    private func refused(_ request: Request, _ error: APIError, logger: Logger) {
+        let refused = RefusedRequests.Refusal(
+            request: "\(request.method) \(request.uri.path)", status: error.status.code, code: error.code,
+            message: error.message)
+        let count = refusals.record(refused)
+        logger.warning(
+            "Refused \(refused.request) with \(refused.status) \(refused.code): \(refused.message)",
+            metadata: ["tally.refused": "\(count)"])
+        feed.refused(count: count, refused)
     }
 }
 #endif

@@ -2,6 +2,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import NIOCore
 import Tally
 @testable import TallyCollector
@@ -13,15 +14,20 @@ import Testing
 struct RouterHarness {
     let routes: CollectorRoutes
     let client: any TestClientProtocol
+    /// What the server logged at warning level or worse, one line per message.
+    let warnings: CapturedLog
 
     /// Runs `body` against a fresh in-memory collector's routes.
     static func run(
         plan: TrackingPlan? = nil, _ body: @escaping @Sendable (RouterHarness) async throws -> Void
     ) async throws {
         let routes = try CollectorRoutes(configuration: Collector.Configuration(plan: plan))
-        let application = Application(router: routes.router())
+        let warnings = CapturedLog()
+        var logger = Logger(label: "tally.collector.test") { _ in warnings }
+        logger.logLevel = .warning
+        let application = Application(router: routes.router(), logger: logger)
         try await application.test(.router) { client in
-            try await body(RouterHarness(routes: routes, client: client))
+            try await body(RouterHarness(routes: routes, client: client, warnings: warnings))
         }
     }
 
@@ -51,6 +57,25 @@ struct RouterHarness {
         let (status, json) = try await send(.get, "/tally/events" + (query.isEmpty ? "" : "?" + query))
         #expect(status == .ok)
         return json.objectValue?["events"]?.arrayValue?.compactMap(\.objectValue) ?? []
+    }
+}
+
+/// A log handler that keeps each message it is given, for a test to read.
+struct CapturedLog: LogHandler, Sendable {
+    private let lines = Locked<[String]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    /// The messages logged so far, as `warning: message`.
+    var messages: [String] { lines.current }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.withLock { $0.append("\(event.level): \(event.message)") }
     }
 }
 
