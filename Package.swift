@@ -60,7 +60,6 @@ let package = Package(
             name: "TallyTesting",
             dependencies: [
                 "Tally",
-                "TallyPlan",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
                 // Without it, IssueReporting cannot reach Swift Testing and a failing expectation passes.

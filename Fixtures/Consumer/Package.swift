@@ -25,7 +25,12 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsumerTests",
-            dependencies: ["PartnerMapLive", "HippoAnalytics", .product(name: "TallyTesting", package: "Tally")]
+            dependencies: [
+                "PartnerMapLive", "HippoAnalytics", .product(name: "TallyTesting", package: "Tally"),
+                // MenuTests checks events against the app's tracking plan: TallyPlan (and its YAML reader,
+                // Yams) is built for this target only because it asks for it.
+                .product(name: "TallyPlan", package: "Tally"),
+            ]
         ),
         .testTarget(
             name: "ConsumerFailingTests",

@@ -1,3 +1,7 @@
+import Foundation
+import IssueReporting
+import Tally
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,10 +9,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
-import IssueReporting
-import Tally
-import TallyPlan
 
 /// A recording written by another process (an app launched by a UI-style test, say) and read back here,
 /// with the same expectations as ``AnalyticsSpy``.
@@ -81,7 +81,8 @@ public final class RecordingReader: EventRecorder {
         self.url = url
         self.refreshInterval = refreshInterval
         self.createdAt = (fileID, filePath, line, column)
-        registerForExhaustiveCheck(as: "RecordingReader", fileID: fileID, filePath: filePath, line: line, column: column)
+        registerForExhaustiveCheck(
+            as: "RecordingReader", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Reads `url` now.
@@ -142,11 +143,15 @@ public final class RecordingReader: EventRecorder {
             var issue = Issue()
             let identity = (device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
             if let known = position.identity, known != identity {
-                issue.replaced = "\(url.path) was replaced by another file since the last read; its events are read afresh"
+                issue.replaced =
+                    "\(url.path) was replaced by another file since the last read; its events are read afresh"
             } else if Int(status.st_size) < position.offset {
-                issue.replaced = "\(url.path) was truncated since the last read (\(status.st_size) bytes, \(position.offset) read); its events are read afresh"
-            } else if Self.bytes(of: descriptor, count: position.head.count, endingAt: position.head.count) != position.head
-                || Self.bytes(of: descriptor, count: position.before.count, endingAt: position.offset) != position.before
+                issue.replaced =
+                    "\(url.path) was truncated since the last read (\(status.st_size) bytes, \(position.offset) read); its events are read afresh"
+            } else if Self.bytes(of: descriptor, count: position.head.count, endingAt: position.head.count)
+                != position.head
+                || Self.bytes(of: descriptor, count: position.before.count, endingAt: position.offset)
+                    != position.before
             {
                 issue.replaced = "\(url.path) was rewritten since the last read; its events are read afresh"
             }
@@ -160,26 +165,16 @@ public final class RecordingReader: EventRecorder {
                 throw RecordError("Cannot read the recording: \(String(cString: strerror(errno)))", file: url.path)
             }
             let lines = RecordingLines(descriptor: descriptor, name: url.path, firstLine: position.line)
-            var envelopes: [Envelope] = []
-            while let chunk = try lines.next() {
-                issue.problems += chunk.problems
-                chunk.bytes.withUnsafeBufferPointer { buffer in
-                    RecordingLines.forEachLine(in: buffer, firstLine: chunk.firstLine) { line, number in
-                        do {
-                            envelopes.append(try Record(line: line).envelope)
-                        } catch {
-                            issue.problems.append(RecordError((error as? RecordError)?.message ?? "\(error)", file: url.path, line: number))
-                        }
-                    }
-                }
-            }
+            let (records, problems) = try lines.readRecords()
+            issue.problems += problems
             position.line = lines.nextLineNumber
             position.offset += lines.completeBytes
             let head = min(Self.checkedBytes, position.offset)
             position.head = Self.bytes(of: descriptor, count: head, endingAt: head) ?? []
-            position.before = (Self.bytes(
-                of: descriptor, count: min(Self.checkedBytes, position.offset), endingAt: position.offset)) ?? []
-            log.append(contentsOf: envelopes)
+            position.before =
+                (Self.bytes(
+                    of: descriptor, count: min(Self.checkedBytes, position.offset), endingAt: position.offset)) ?? []
+            log.append(contentsOf: records.map(\.envelope))
             return issue.replaced == nil && issue.problems.isEmpty ? nil : issue
         }
     }

@@ -123,7 +123,7 @@ public final class FileRecordingSink: RecordingSink {
 }
 
 /// Writes lines to standard error, where a parent process can read them between other output.
-/// `RecordingFile(output:)` in TallyPlan picks the records out of such mixed output.
+/// ``RecordingFile/init(output:)`` picks the records out of such mixed output.
 public struct StandardErrorRecordingSink: RecordingSink {
     /// Whether this sink's last line was cut by a failed write.
     private let cutLine = Locked(false)
@@ -145,7 +145,7 @@ public struct StandardErrorRecordingSink: RecordingSink {
 /// Keeps the whole encoded log in memory and hands it to a closure after every record.
 ///
 /// This is what the seed's hidden accessibility view needs on iOS: set the view's `accessibilityValue` to
-/// the log, and a UI test reads it back with `RecordingFile(bytes:)` from TallyPlan.
+/// the log, and a UI test reads it back with ``RecordingFile/init(bytes:file:firstLine:)``.
 ///
 /// ```swift
 /// let sink = CallbackRecordingSink { log in

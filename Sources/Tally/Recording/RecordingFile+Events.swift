@@ -1,5 +1,4 @@
 import Foundation
-import Tally
 
 extension RecordingFile {
     /// What reading a recording's events found besides the events.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Tally
 
 /// The lines of one recording, decoded on every core and handed over in file order, a batch at a time.
 ///

@@ -6,7 +6,6 @@ import Glibc
 import Musl
 #endif
 import Foundation
-import Tally
 
 /// Reads a recording with ordinary `read` calls and hands it over in chunks of whole lines, in bounded
 /// memory.

@@ -1,5 +1,4 @@
 import Foundation
-import Tally
 
 /// The records in a recording file, read at one moment.
 ///
@@ -35,20 +34,7 @@ public struct RecordingFile: Sendable {
     ///   not errors but ``problems``.
     public init(contentsOf url: URL) throws(RecordError) {
         let lines = try RecordingLines(path: url.path)
-        var records: [Record] = []
-        var problems: [RecordError] = []
-        while let chunk = try lines.next() {
-            problems += chunk.problems
-            chunk.bytes.withUnsafeBufferPointer { buffer in
-                RecordingLines.forEachLine(in: buffer, firstLine: chunk.firstLine) { line, number in
-                    do {
-                        records.append(try Record(line: line))
-                    } catch {
-                        problems.append(RecordError((error as? RecordError)?.message ?? "\(error)", file: url.path, line: number))
-                    }
-                }
-            }
-        }
+        let (records, problems) = try lines.readRecords()
         self.records = records
         self.problems = problems
         self.completeBytes = lines.completeBytes
@@ -70,14 +56,9 @@ public struct RecordingFile: Sendable {
             let complete = buffer.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
             var records: [Record] = []
             var problems: [RecordError] = []
-            RecordingLines.forEachLine(in: UnsafeBufferPointer(rebasing: buffer[..<complete]), firstLine: firstLine) {
-                line, number in
-                do {
-                    records.append(try Record(line: line))
-                } catch {
-                    problems.append(RecordError((error as? RecordError)?.message ?? "\(error)", file: file, line: number))
-                }
-            }
+            RecordingLines.decodeRecords(
+                in: UnsafeBufferPointer(rebasing: buffer[..<complete]), firstLine: firstLine, file: file,
+                into: &records, problems: &problems)
             return RecordingFile(
                 records: records, problems: problems, completeBytes: complete, incompleteTail: complete < buffer.count)
         }
@@ -145,5 +126,40 @@ public struct RecordingFile: Sendable {
             index = line.index(after: found)
         }
         return nil
+    }
+}
+
+extension RecordingLines {
+    /// Reads every remaining complete line as a ``Record``: the records in order, and a problem naming the
+    /// file and the line for each line that is not one. The one decoding loop of every recording reader
+    /// (``RecordingFile``, TallyTesting's `RecordingReader`).
+    ///
+    /// - Throws: `RecordError` when the file cannot be read.
+    package func readRecords() throws(RecordError) -> (records: [Record], problems: [RecordError]) {
+        var records: [Record] = []
+        var problems: [RecordError] = []
+        while let chunk = try next() {
+            problems += chunk.problems
+            chunk.bytes.withUnsafeBufferPointer { buffer in
+                Self.decodeRecords(
+                    in: buffer, firstLine: chunk.firstLine, file: name, into: &records, problems: &problems)
+            }
+        }
+        return (records, problems)
+    }
+
+    /// Decodes the complete lines of `buffer`, numbered from `firstLine`, appending each record to
+    /// `records` and each unreadable line to `problems`.
+    package static func decodeRecords(
+        in buffer: UnsafeBufferPointer<UInt8>, firstLine: Int, file: String?, into records: inout [Record],
+        problems: inout [RecordError]
+    ) {
+        forEachLine(in: buffer, firstLine: firstLine) { line, number in
+            do {
+                records.append(try Record(line: line))
+            } catch {
+                problems.append(RecordError((error as? RecordError)?.message ?? "\(error)", file: file, line: number))
+            }
+        }
     }
 }
