@@ -11,14 +11,12 @@ public final class EventLog: Sendable {
     // array of events, and a spy, which stamps nothing but a time, stores 40 bytes per event instead of a
     // whole envelope.
     private struct State {
-        var events: [Event] = []
+        /// The events, what expectations accounted for, and who waits: the engine every recorder shares.
+        var ledger = Ledger<Event>()
         var timestamps: [Date] = []
         /// The rest of each envelope, or empty while every envelope so far was appended with
         /// ``EventLog/append(_:stampedAt:)`` (whose rest follows from its position).
         var details: [Details] = []
-        var claimed: [Bool] = []
-        var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
-        var nextWatcher: UInt64 = 0
     }
 
     /// An envelope without its event and timestamp.
@@ -56,12 +54,12 @@ public final class EventLog: Sendable {
     public func append(_ envelope: Envelope) {
         let (count, watchers) = state.withLock { state in
             fillDetails(&state)
-            state.events.append(envelope.event)
             state.timestamps.append(envelope.timestamp)
             state.details.append(Details(envelope))
-            return (state.events.count, state.watchers.isEmpty ? nil : state.watchers)
+            let watchers = state.ledger.append(envelope.event)
+            return (state.ledger.count, watchers)
         }
-        if let watchers { notify(watchers, count: count) }
+        notify(watchers, count: count)
     }
 
     /// Appends `event` stamped with only a time, and tells the watchers. Its envelope is
@@ -72,15 +70,15 @@ public final class EventLog: Sendable {
     @discardableResult
     package func append(_ event: Event, stampedAt timestamp: Date) -> Int {
         let (count, watchers) = state.withLock { state in
-            state.events.append(event)
+            let watchers = state.ledger.append(event)
             state.timestamps.append(timestamp)
             if !state.details.isEmpty {
                 state.details.append(
-                    Details(stampedEnvelope(event, position: state.events.count, timestamp: timestamp)))
+                    Details(stampedEnvelope(event, position: state.ledger.count, timestamp: timestamp)))
             }
-            return (state.events.count, state.watchers.isEmpty ? nil : state.watchers)
+            return (state.ledger.count, watchers)
         }
-        if let watchers { notify(watchers, count: count) }
+        notify(watchers, count: count)
         return count
     }
 
@@ -95,12 +93,14 @@ public final class EventLog: Sendable {
     public func append(contentsOf envelopes: some Sequence<Envelope>) {
         let (count, watchers) = state.withLock { state in
             fillDetails(&state)
+            var events: [Event] = []
             for envelope in envelopes {
-                state.events.append(envelope.event)
+                events.append(envelope.event)
                 state.timestamps.append(envelope.timestamp)
                 state.details.append(Details(envelope))
             }
-            return (state.events.count, state.watchers)
+            let watchers = state.ledger.append(contentsOf: events)
+            return (state.ledger.count, watchers)
         }
         notify(watchers, count: count)
     }
@@ -108,13 +108,13 @@ public final class EventLog: Sendable {
     /// Gives the stamped envelopes so far their details, before an envelope with details of its own joins
     /// them.
     private func fillDetails(_ state: inout State) {
-        guard state.details.count < state.events.count else { return }
-        state.details.reserveCapacity(state.events.count + 1)
-        for position in state.details.count..<state.events.count {
+        let events = state.ledger.entries
+        guard state.details.count < events.count else { return }
+        state.details.reserveCapacity(events.count + 1)
+        for position in state.details.count..<events.count {
             state.details.append(
                 Details(
-                    stampedEnvelope(
-                        state.events[position], position: position + 1, timestamp: state.timestamps[position])))
+                    stampedEnvelope(events[position], position: position + 1, timestamp: state.timestamps[position])))
         }
     }
 
@@ -123,15 +123,15 @@ public final class EventLog: Sendable {
     public var envelopes: [Envelope] { envelopes(from: 0) }
 
     /// What the app said, in order.
-    public var events: [Event] { state.withLock { $0.events } }
+    public var events: [Event] { state.withLock { $0.ledger.entries } }
 
     /// How many envelopes the log holds.
-    public var count: Int { state.withLock { $0.events.count } }
+    public var count: Int { state.withLock { $0.ledger.count } }
 
     /// Envelopes from `index` on: what arrived since a count was taken.
     public func envelopes(from index: Int) -> [Envelope] {
         let (events, timestamps, details, start) = state.withLock { state in
-            (state.events, state.timestamps, state.details, min(max(0, index), state.events.count))
+            (state.ledger.entries, state.timestamps, state.details, min(max(0, index), state.ledger.count))
         }
         return (start..<events.count).map { position in
             guard position < details.count else {
@@ -147,17 +147,15 @@ public final class EventLog: Sendable {
 
     /// Events from `index` on: what the app said since a count was taken.
     package func events(from index: Int) -> [Event] {
-        state.withLock { Array($0.events[min(max(0, index), $0.events.count)...]) }
+        state.withLock { Array($0.ledger.entries[min(max(0, index), $0.ledger.count)...]) }
     }
 
     /// Forgets every envelope (and which ones expectations have accounted for) and tells the watchers.
     public func clear() {
         let watchers = state.withLock { state in
-            state.events.removeAll()
             state.timestamps.removeAll()
             state.details.removeAll()
-            state.claimed.removeAll()
-            return state.watchers
+            return state.ledger.removeAll()
         }
         notify(watchers, count: 0)
     }
@@ -168,57 +166,35 @@ public final class EventLog: Sendable {
     /// - Returns: a token for ``unwatch(_:)``.
     @discardableResult
     public func watch(_ watcher: @escaping @Sendable (Int) -> Bool) -> UInt64 {
-        let (token, count) = state.withLock { state in
-            state.nextWatcher += 1
-            state.watchers[state.nextWatcher] = watcher
-            return (state.nextWatcher, state.events.count)
-        }
+        let (token, count) = state.withLock { $0.ledger.addWatcher(watcher) }
         if watcher(count) { unwatch(token) }
         return token
     }
 
     /// Stops calling a watcher.
     public func unwatch(_ token: UInt64) {
-        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+        state.withLock { $0.ledger.removeWatcher(token) }
     }
 
-    private func notify(_ watchers: [UInt64: @Sendable (Int) -> Bool], count: Int) {
-        for (token, watcher) in watchers where watcher(count) { unwatch(token) }
+    private func notify(_ watchers: [UInt64: Ledger<Event>.Watcher]?, count: Int) {
+        Ledger<Event>.notify(watchers, count: count, unwatch: unwatch)
     }
 
     // MARK: Accounting for "nothing else"
 
     /// Marks the envelopes at `indices` as accounted for by an expectation.
-    package func claim(_ indices: [Int]) {
-        claiming { claimed in
-            for index in indices where index < claimed.count { claimed[index] = true }
-        }
+    package func accountFor(_ indices: [Int]) {
+        state.withLock { $0.ledger.accountFor(indices) }
     }
 
     /// Marks the envelopes in `indices` as accounted for by an expectation.
-    package func claim(_ indices: Range<Int>) {
-        claiming { claimed in
-            for index in indices.clamped(to: 0..<claimed.count) { claimed[index] = true }
-        }
+    package func accountFor(_ indices: Range<Int>) {
+        state.withLock { $0.ledger.accountFor(indices) }
     }
 
     /// Marks the envelope at `index` as accounted for by an expectation.
-    package func claim(_ index: Int) {
-        claiming { claimed in
-            if claimed.indices.contains(index) { claimed[index] = true }
-        }
-    }
-
-    /// Runs `mark` on the claimed flags, one for each envelope. Concrete rather than generic over the
-    /// indices: this module is not specialized for its callers, and an unspecialized sequence costs an
-    /// allocation per index.
-    private func claiming(_ mark: (inout [Bool]) -> Void) {
-        state.withLock { state in
-            if state.claimed.count < state.events.count {
-                state.claimed.append(contentsOf: repeatElement(false, count: state.events.count - state.claimed.count))
-            }
-            mark(&state.claimed)
-        }
+    package func accountFor(_ index: Int) {
+        state.withLock { $0.ledger.accountFor(index) }
     }
 
     /// Whether exhaustive mode checks the recorder this log belongs to (see `EventRecorder.isExhaustive`).
@@ -228,8 +204,8 @@ public final class EventLog: Sendable {
     }
 
     /// Every event and, by index, whether an expectation has accounted for it (indices past the end of
-    /// `claimed` are not). Cheap: both arrays are shared, not copied.
-    package var snapshot: (events: [Event], claimed: [Bool]) {
-        state.withLock { ($0.events, $0.claimed) }
+    /// `accounted` are not). Cheap: both arrays are shared, not copied.
+    package var snapshot: (events: [Event], accounted: [Bool]) {
+        state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags) }
     }
 }

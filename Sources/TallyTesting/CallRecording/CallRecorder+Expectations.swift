@@ -83,7 +83,7 @@ extension CallRecorder {
     package func expectCalled(
         matching expected: ExpectedCall, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
     ) -> Bool {
-        guard let calls = claimOne(expected.matches) else { return true }
+        guard let calls = accountForFirst(expected.matches) else { return true }
         return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
     }
 
@@ -113,7 +113,7 @@ extension CallRecorder {
     package func expectNotCalled(
         matching expected: ExpectedCall, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
     ) -> Bool {
-        guard let calls = claimAll(expected.matches, if: { $0 == 0 }) else { return true }
+        guard let calls = accountForAll(expected.matches, if: { $0 == 0 }) else { return true }
         let matching = calls.indices.filter { expected.matches(calls[$0]) }
         let what = expected.arguments == nil ? expected.method : expected.description
         return fail(
@@ -159,7 +159,7 @@ extension CallRecorder {
         column: UInt
     ) -> Bool {
         let isCounted: (Call) -> Bool = { expected?.matches($0) ?? true }
-        guard let calls = claimAll(isCounted, if: { $0 == count }) else { return true }
+        guard let calls = accountForAll(isCounted, if: { $0 == count }) else { return true }
         guard let expected else {
             return fail(
                 """
@@ -215,14 +215,14 @@ extension CallRecorder {
             var matched: [Int] = []
             var next = 0
             for (position, expectedCall) in expected.enumerated() {
-                guard let found = state.calls[next...].firstIndex(where: expectedCall.matches) else {
+                guard let found = state.ledger.entries[next...].firstIndex(where: expectedCall.matches) else {
                     missing = (position, matched.last)
-                    return state.calls
+                    return state.ledger.entries
                 }
                 matched.append(found)
                 next = found + 1
             }
-            for index in matched { state.verified[index] = true }
+            state.ledger.accountFor(matched)
             return nil
         }
         guard let calls, let missing else { return true }
@@ -276,7 +276,7 @@ extension CallRecorder {
         column: UInt = #column
     ) -> Bool {
         let (calls, others): ([Call], [Int]) = state.withLock { state in
-            (state.calls, state.verified.indices.filter { !state.verified[$0] })
+            (state.ledger.entries, state.ledger.unaccounted)
         }
         guard !others.isEmpty else { return true }
         return fail(
@@ -293,26 +293,28 @@ extension CallRecorder {
     /// Accounts for the first call `matches` accepts that is not accounted for yet and returns nil;
     /// returns all the calls, for the failure message, when there is no such call (none matches, or every
     /// match is accounted for already).
-    private func claimOne(_ matches: (Call) -> Bool) -> [Call]? {
+    private func accountForFirst(_ matches: (Call) -> Bool) -> [Call]? {
         state.withLock { state in
-            for index in state.calls.indices where !state.verified[index] && matches(state.calls[index]) {
-                state.verified[index] = true
+            let calls = state.ledger.entries
+            for index in calls.indices where !state.ledger.isAccountedFor(index) && matches(calls[index]) {
+                state.ledger.accountFor(index)
                 return nil
             }
-            return state.calls
+            return calls
         }
     }
 
     /// Finds the calls `matches` accepts. If `passes` accepts how many there are, accounts for them all and
     /// returns nil; otherwise returns all the calls, for the failure message.
-    private func claimAll(_ matches: (Call) -> Bool, if passes: (Int) -> Bool) -> [Call]? {
+    private func accountForAll(_ matches: (Call) -> Bool, if passes: (Int) -> Bool) -> [Call]? {
         state.withLock { state in
             var matched: [Int] = []
-            for index in state.calls.indices where matches(state.calls[index]) {
+            let calls = state.ledger.entries
+            for index in calls.indices where matches(calls[index]) {
                 matched.append(index)
             }
-            guard passes(matched.count) else { return state.calls }
-            for index in matched { state.verified[index] = true }
+            guard passes(matched.count) else { return calls }
+            state.ledger.accountFor(matched)
             return nil
         }
     }

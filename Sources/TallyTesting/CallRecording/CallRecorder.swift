@@ -119,16 +119,12 @@ public final class CallRecorder: Sendable {
     }
 
     struct State {
-        var calls: [Call] = []
-        /// Parallel to `calls`: whether an expectation has accounted for the call (see `expectNothingElse`).
-        var verified: [Bool] = []
+        /// The calls, what expectations accounted for, and who waits: the engine every recorder shares.
+        var ledger = Ledger<Call>()
         var stubs: [String: Stub] = [:]
         /// Per method, what TallySpy keeps beside the calls (its typed stubs), read under the same lock as
         /// the call is appended.
         var attachments: [String: any Sendable] = [:]
-        /// Called after each change with the new count (see `watch(_:)`); empty unless something waits.
-        var watchers: [UInt64: @Sendable (Int) -> Bool] = [:]
-        var nextWatcher: UInt64 = 0
     }
 
     let state = Locked(State())
@@ -217,7 +213,7 @@ public final class CallRecorder: Sendable {
     }
 
     /// Every call recorded so far, in the order the recorder received them.
-    public var all: [Call] { state.withLock { $0.calls } }
+    public var all: [Call] { state.withLock { $0.ledger.entries } }
 
     /// The recorded calls to `method`, in order.
     ///
@@ -226,25 +222,21 @@ public final class CallRecorder: Sendable {
     /// #expect(names == ["menu_item_detail_visited", "menu_item_ordered"])
     /// ```
     public func all(to method: String) -> [Call] {
-        state.withLock { $0.calls.filter { $0.method == method } }
+        state.withLock { $0.ledger.entries.filter { $0.method == method } }
     }
 
     /// How many calls were recorded.
-    public var count: Int { state.withLock { $0.calls.count } }
+    public var count: Int { state.withLock { $0.ledger.count } }
 
     /// How many calls to `method` were recorded.
     public func count(to method: String) -> Int {
-        state.withLock { state in state.calls.reduce(0) { $0 + ($1.method == method ? 1 : 0) } }
+        state.withLock { state in state.ledger.entries.reduce(0) { $0 + ($1.method == method ? 1 : 0) } }
     }
 
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the mode
     /// stay.
     public func clear() {
-        let watchers = state.withLock { state in
-            state.calls.removeAll()
-            state.verified.removeAll()
-            return state.watchers
-        }
+        let watchers = state.withLock { $0.ledger.removeAll() }
         notify(watchers, count: 0)
     }
 
@@ -266,15 +258,13 @@ public final class CallRecorder: Sendable {
         }
         let (call, stub, attachment, watchers, count) = state.withLock { state in
             let call = Call(method: method, arguments: converted, order: OrderCounter.next())
-            state.calls.append(call)
-            state.verified.append(false)
+            let watchers = state.ledger.append(call)
             return (
                 call, state.stubs.isEmpty ? nil : state.stubs[method],
-                state.attachments.isEmpty ? nil : state.attachments[method],
-                state.watchers.isEmpty ? nil : state.watchers, state.calls.count
+                state.attachments.isEmpty ? nil : state.attachments[method], watchers, state.ledger.count
             )
         }
-        if let watchers { notify(watchers, count: count) }
+        notify(watchers, count: count)
         return (call, stub, attachment)
     }
 
@@ -301,7 +291,7 @@ public final class CallRecorder: Sendable {
 
     /// The calls recorded from `index` on, for a waiter that counts new calls only.
     package func calls(from index: Int) -> [Call] {
-        state.withLock { Array($0.calls[min(max(0, index), $0.calls.count)...]) }
+        state.withLock { Array($0.ledger.entries[min(max(0, index), $0.ledger.count)...]) }
     }
 
     /// Calls `watcher` with the new count after every change (a call recorded, or ``clear()``), from the
@@ -310,22 +300,18 @@ public final class CallRecorder: Sendable {
     /// - Returns: a token for ``unwatch(_:)``.
     @discardableResult
     package func watch(_ watcher: @escaping @Sendable (Int) -> Bool) -> UInt64 {
-        let (token, count) = state.withLock { state in
-            state.nextWatcher += 1
-            state.watchers[state.nextWatcher] = watcher
-            return (state.nextWatcher, state.calls.count)
-        }
+        let (token, count) = state.withLock { $0.ledger.addWatcher(watcher) }
         if watcher(count) { unwatch(token) }
         return token
     }
 
     /// Stops calling a watcher.
     package func unwatch(_ token: UInt64) {
-        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+        state.withLock { $0.ledger.removeWatcher(token) }
     }
 
-    private func notify(_ watchers: [UInt64: @Sendable (Int) -> Bool], count: Int) {
-        for (token, watcher) in watchers where watcher(count) { unwatch(token) }
+    private func notify(_ watchers: [UInt64: Ledger<Call>.Watcher]?, count: Int) {
+        Ledger<Call>.notify(watchers, count: count, unwatch: unwatch)
     }
 
     func report(_ message: String, at location: Location) {

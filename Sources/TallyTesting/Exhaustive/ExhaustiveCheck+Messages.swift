@@ -21,8 +21,8 @@ extension ExhaustiveCheck.Entry {
         } catch {
             return "Exhaustive mode could not read what the \(kind) created at \(place.description) recorded: \(error)"
         }
-        let (events, claimed) = recorder.log.snapshot
-        let unaccounted = events.indices.filter { $0 >= claimed.count || !claimed[$0] }
+        let (events, accounted) = recorder.log.snapshot
+        let unaccounted = events.indices.filter { $0 >= accounted.count || !accounted[$0] }
         guard !unaccounted.isEmpty else { return nil }
         let listing = events.indices.map { (index: $0, event: events[$0]) }
         return """
@@ -37,8 +37,7 @@ extension ExhaustiveCheck.Entry {
 
     static func message(for recorder: CallRecorder, createdAt place: SourcePlace) -> String? {
         guard recorder.isExhaustive else { return nil }
-        let (calls, verified) = recorder.state.withLock { ($0.calls, $0.verified) }
-        let unaccounted = calls.indices.filter { $0 >= verified.count || !verified[$0] }
+        let (calls, unaccounted) = recorder.state.withLock { ($0.ledger.entries, $0.ledger.unaccounted) }
         guard !unaccounted.isEmpty else { return nil }
         let kind = recorder.name
         return """

@@ -41,7 +41,7 @@ extension EventRecorder {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let found = snapshot.firstMatches(matcher)
-        guard let chosen = found.unclaimed else {
+        guard let chosen = found.unaccounted else {
             let message: String
             if found.any != nil {
                 let matching = snapshot.matching(matcher)
@@ -58,7 +58,7 @@ extension EventRecorder {
             reportFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(chosen)
+        log.accountFor(chosen)
         return true
     }
 
@@ -120,7 +120,7 @@ extension EventRecorder {
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(snapshot.indices)
+        log.accountFor(snapshot.indices)
         return true
     }
 
@@ -154,7 +154,7 @@ extension EventRecorder {
                 parts.joined(separator: "\n\n"), fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(snapshot.indices)
+        log.accountFor(snapshot.indices)
         return true
     }
 
@@ -186,7 +186,7 @@ extension EventRecorder {
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
-        log.claim(matching)
+        log.accountFor(matching)
         return true
     }
 
@@ -232,11 +232,11 @@ extension EventRecorder {
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
-        let unclaimed = snapshot.indices.filter { !snapshot.isClaimed($0) }
-        guard unclaimed.isEmpty else {
+        let unaccounted = snapshot.indices.filter { !snapshot.isAccountedFor($0) }
+        guard unaccounted.isEmpty else {
             reportFailure(
-                "Expected nothing else to have been tracked, but \(unclaimed.count) event\(unclaimed.count == 1 ? " was" : "s were") not accounted for by an expectation:\n"
-                    + unclaimed.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
+                "Expected nothing else to have been tracked, but \(unaccounted.count) event\(unaccounted.count == 1 ? " was" : "s were") not accounted for by an expectation:\n"
+                    + unaccounted.map { "  [\($0)] \(snapshot.event(at: $0))" }.joined(separator: "\n") + "\n\n"
                     + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false

@@ -9,12 +9,12 @@ import Tally
 /// spends its time comparing them.
 struct Snapshot {
     let events: [Event]
-    let claimed: [Bool]
+    let accounted: [Bool]
     /// The first index in scope.
     let start: Int
 
     init(_ log: EventLog) {
-        (events, claimed) = log.snapshot
+        (events, accounted) = log.snapshot
         start = min(ExpectationScope.start, events.count)
     }
 
@@ -22,7 +22,7 @@ struct Snapshot {
     var count: Int { indices.count }
 
     func event(at index: Int) -> Event { events[index] }
-    func isClaimed(_ index: Int) -> Bool { index < claimed.count && claimed[index] }
+    func isAccountedFor(_ index: Int) -> Bool { index < accounted.count && accounted[index] }
 
     /// The indices in scope whose event matches, in order.
     func matching(_ matcher: EventMatcher) -> [Int] {
@@ -30,19 +30,19 @@ struct Snapshot {
     }
 
     /// The first index whose event matches, and the first of those no expectation accounted for yet.
-    func firstMatches(_ matcher: EventMatcher) -> (any: Int?, unclaimed: Int?) {
-        let parts = inParts { range -> (any: Int?, unclaimed: Int?) in
-            var found: (any: Int?, unclaimed: Int?) = (nil, nil)
+    func firstMatches(_ matcher: EventMatcher) -> (any: Int?, unaccounted: Int?) {
+        let parts = inParts { range -> (any: Int?, unaccounted: Int?) in
+            var found: (any: Int?, unaccounted: Int?) = (nil, nil)
             for index in range where matcher.matches(events[index]) {
                 if found.any == nil { found.any = index }
-                if !isClaimed(index) {
-                    found.unclaimed = index
+                if !isAccountedFor(index) {
+                    found.unaccounted = index
                     break
                 }
             }
             return found
         }
-        return (parts.lazy.compactMap(\.any).first, parts.lazy.compactMap(\.unclaimed).first)
+        return (parts.lazy.compactMap(\.any).first, parts.lazy.compactMap(\.unaccounted).first)
     }
 
     /// Runs `body` over the indices in scope: in one go for a few thousand events, split across the
