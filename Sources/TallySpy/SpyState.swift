@@ -61,7 +61,9 @@ public final class SpyState: Sendable {
         for spy: Any.Type, mode: CallRecorder.Mode, fileID: StaticString, filePath: StaticString, line: UInt,
         column: UInt
     ) {
-        self.recorder = CallRecorder(mode: mode)
+        // Exhaustive mode names the spy's type and reports at the line that created the spy.
+        self.recorder = CallRecorder(
+            mode: mode, name: String(describing: spy), fileID: fileID, filePath: filePath, line: line, column: column)
         self.spyName = String(describing: spy)
         self.location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
         self.isStandIn = false

@@ -1,6 +1,7 @@
 #if SpyMacro
 import Foundation
 import TallySpy
+import TallyTesting
 import Testing
 
 /// The typed expectations: they pass, and they fail once, at the caller's line, with CallRecorder's
@@ -132,6 +133,31 @@ import Testing
         #expect(UserServiceSpy.Call.count.description == "count()")
         #expect(UserServiceSpy.Call.subscript(2).description == "subscript(2)")
         #expect(UserServiceSpy.Call.setSubscript(2, newValue: "x").description == "setSubscript(2, newValue: \"x\")")
+    }
+
+    @Test func exhaustiveModeReportsEachSpyByItsTypeAtTheLineThatCreatedIt() {
+        let issues = LockedBox<[(description: String, line: Int?)]>([])
+        let lines = (first: #line + 3, second: #line + 6)
+        withKnownIssue {
+            withExhaustiveCheck {
+                let users = UserServiceSpy(mode: .relaxed)
+                users.log("first")
+                // Another spy in the same test: its own line.
+                let others = UserServiceSpy(mode: .relaxed)
+                others.log("second")
+            }
+        } matching: { issue in
+            issues.set(issues.value + [(issue.description, issue.sourceLocation?.line)])
+            return true
+        }
+        let reports = issues.value.sorted { ($0.line ?? 0) < ($1.line ?? 0) }
+        #expect(reports.map(\.line) == [lines.first, lines.second])
+        #expect(
+            reports.first?.description.contains(
+                "1 call recorded by the UserServiceSpy created at TallySpyTests/SpyExpectationTests.swift:\(lines.first)")
+                == true, "\(reports)")
+        #expect(reports.last?.description.contains(#"log("second")"#) == true, "\(reports)")
+        #expect(!reports.contains { $0.description.contains("SpyState.swift") }, "\(reports)")
     }
 }
 #endif
