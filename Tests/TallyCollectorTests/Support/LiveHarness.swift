@@ -83,9 +83,11 @@ final class LineStream: @unchecked Sendable {
         }
     }
 
-    /// Reads lines until one satisfies `predicate`; nil if the stream ends first.
+    /// Reads lines until one satisfies `predicate`; nil if the stream ends first or none comes within 20
+    /// seconds in all (heartbeats keep a stream talking, so each read's own limit is not enough).
     func readLine(where predicate: (String) -> Bool) async -> String? {
-        while let line = await readLine() {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, let line = await readLine() {
             if predicate(line) { return line }
         }
         return nil
