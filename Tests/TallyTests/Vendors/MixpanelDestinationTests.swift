@@ -30,6 +30,7 @@ enum FakeMixpanel {
         }
 
         func identify(distinctId: String, usePeople: Bool = true, completion: (() -> Void)? = nil) {
+            self.distinctId = distinctId  // as Mixpanel's identify does
             record("identify \(distinctId) \(usePeople)")
         }
 
@@ -231,7 +232,7 @@ extension Vendors {
                 .track(
                     event: "ordered",
                     properties: [
-                        "total": 18446744073709551617.0, "list": [1, 18446744073709551617.0],
+                        "total": 18446744073709551617.0, "list": [PropertyValue.int(1), 18446744073709551617.0],
                         "nested": ["inner": 18446744073709551617.0], "n": 2,
                     ])
             ])
@@ -326,6 +327,7 @@ extension Vendors {
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
+            spy.stub(.distinctId, returning: "user-42")
             let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("ordered", numberedPropertiesWithWideKeys(260))
             analytics.identify(userId: "user-42")
@@ -335,6 +337,7 @@ extension Vendors {
             spy.expectExactly([
                 .track(event: "ordered", properties: numberedPropertiesWithWideKeys(254)),
                 .identify(distinctId: "user-42", usePeople: true, completion: nil),
+                .distinctId,
             ])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.destinations["mixpanel"]?.delivered == 2)
