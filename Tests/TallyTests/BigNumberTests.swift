@@ -83,7 +83,8 @@ struct BigNumberTests {
         #expect(wide.doubleValue == 18446744073709551616.0)
         #expect(BigNumber("-1e400")?.doubleValue == -.infinity)
         #expect(PropertyValue.bigNumber(wide).foundationValue as? Decimal == Decimal(string: "18446744073709551617"))
-        #expect(PropertyValue.bigNumber(try #require(BigNumber("1e400"))).foundationValue as? String == "1e400")
+        // Beyond Decimal it stays a BigNumber, which PropertyValue(any:) reads back (FoundationRoundTripTests).
+        #expect(PropertyValue.bigNumber(try #require(BigNumber("1e400"))).foundationValue as? BigNumber == BigNumber("1e400"))
     }
 
     @Test func foreignEncodersGetADecimalOrAnError() throws {

@@ -53,6 +53,7 @@ extension PropertyValue {
         }
         switch value {
         case let value as PropertyValue: self = value
+        case let value as BigNumber: self = .bigNumber(value)
         // Tested on the value's own type, not the cast's: only a Swift Bool (an NSNumber was handled above).
         case let bool as Bool where Swift.type(of: value) == Bool.self: self = .bool(bool)
         case let value as String: self = .string(value)
@@ -175,7 +176,9 @@ extension PropertyValue {
 
     /// This value as the Foundation types vendor SDKs take: `String`, `Int`, `Double`, `Bool`, `NSNull`,
     /// `[Any]` and `[String: Any]`. A ``bigNumber(_:)`` becomes a `Decimal` when one holds it exactly, and
-    /// its JSON text otherwise. An array or object nested deeper than ``maximumDepth`` (64) levels becomes
+    /// stays a ``BigNumber`` otherwise (`1e400`), which no vendor SDK takes: the vendor destinations convert
+    /// big numbers by their vendor's rule before they call this. ``init(any:)`` reads every value this
+    /// gives back as the value it came from. An array or object nested deeper than ``maximumDepth`` (64) levels becomes
     /// `NSNull`, the rule ``jsonString`` follows.
     public var foundationValue: Any { foundationValue(level: 1) }
 
@@ -184,7 +187,7 @@ extension PropertyValue {
         case .string(let value): return value
         case .int(let value): return value
         case .double(let value): return value
-        case .bigNumber(let value): return value.exactDecimal.map { $0 as Any } ?? value.text
+        case .bigNumber(let value): return value.exactDecimal.map { $0 as Any } ?? value
         case .bool(let value): return value
         case .null: return NSNull()
         case .array where level > Self.maximumDepth, .object where level > Self.maximumDepth: return NSNull()

@@ -81,6 +81,21 @@ extension Vendors {
             ])
         }
 
+        @Test func bigNumbersADecimalCannotHoldAreConvertedOrRemovedAtAnyDepth() {
+            let exact = PropertyValue.bigNumber(BigNumber("18446744073709551617")!)
+            let fortyDigits = "1234567890123456789012345678901234567890"
+            let event = Event(
+                "e", ["exact": exact, "list": [.bigNumber(BigNumber(fortyDigits)!), .bigNumber(BigNumber("1e400")!)]])
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([
+                .track(
+                    eventType: "e", eventProperties: ["exact": exact, "list": [Double(fortyDigits)!]],
+                    options: nil)
+            ])
+            #expect(delivery.problems.map(\.path) == ["/properties/list/0", "/properties/list/1"])
+            #expect(delivery.problems.allSatisfy { $0.destination == "amplitude" && $0.eventName == "e" })
+        }
+
         @Test func trackWithoutPropertiesPassesNil() {
             _ = deliver(Event("app_opened"), to: destination)
             spy.expectExactly([.track(eventType: "app_opened", eventProperties: nil, options: nil)])

@@ -15,6 +15,8 @@ enum FakeMixpanel {
         typealias MixpanelType = FakeMixpanel.MixpanelType
         typealias Properties = [String: any MixpanelType]
 
+        /// Mixpanel's `open var distinctId = ""`.
+        var distinctId = ""
         let people = People()
         private let lock = NSLock()
         private var recorded: [String] = []
@@ -23,10 +25,12 @@ enum FakeMixpanel {
         func record(_ call: String) { lock.withLock { recorded.append(call) } }
 
         func track(event: String?, properties: Properties? = nil) {
+            lock.withLock { lastProperties = properties }
             record("track \(event ?? "nil") \(properties.map { $0.keys.sorted() } ?? [])")
         }
 
         func identify(distinctId: String, usePeople: Bool = true, completion: (() -> Void)? = nil) {
+            self.distinctId = distinctId  // as Mixpanel's identify does
             record("identify \(distinctId) \(usePeople)")
         }
 
@@ -36,6 +40,9 @@ enum FakeMixpanel {
         ) {
             record("createAlias \(alias) \(distinctId)")
         }
+
+        /// What the last track call received, as Mixpanel's own typed properties.
+        private(set) var lastProperties: Properties?
 
         func setGroup(groupKey: String, groupID: any MixpanelType) { record("setGroup \(groupKey) \(groupID)") }
 
@@ -155,30 +162,111 @@ extension Vendors {
             spy.expectExactly([.setGroup(groupKey: "company", groupID: "acme")])
         }
 
-        @Test func aliasMapsTheNewIdToThePreviousOne() {
-            _ = deliver(.alias("user-43"), to: destination, userId: "user-42")
+        @Test func aliasMapsTheNewIdToMixpanelsCurrentDistinctId() {
+            spy.stub(.distinctId, returning: "mp-device-7")
+            let delivery = deliver(.alias("user-43"), to: destination, userId: "user-42")
+            #expect(delivery.thrown == nil)
             spy.expectExactly([
+                .distinctId,
                 .createAlias(
-                    "user-43", distinctId: "user-42", usePeople: true, andIdentify: true, completion: nil)
+                    "user-43", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil),
             ])
         }
 
-        @Test func aliasOfAnAnonymousUserUsesTheAnonymousId() {
+        @Test func aliasNeverPassesTallysOwnId() {
+            // Tally's anonymous id is anon-1, its user id user-42; Mixpanel's is its own.
+            spy.stub(.distinctId, returning: "$device:1234")
             _ = deliver(.alias("user-43"), to: destination)
+            _ = deliver(.alias("user-44"), to: destination, userId: "user-42")
             spy.expectExactly([
+                .distinctId,
                 .createAlias(
-                    "user-43", distinctId: "anon-1", usePeople: true, andIdentify: true, completion: nil)
+                    "user-43", distinctId: "$device:1234", usePeople: true, andIdentify: true, completion: nil),
+                .distinctId,
+                .createAlias(
+                    "user-44", distinctId: "$device:1234", usePeople: true, andIdentify: true, completion: nil),
             ])
         }
 
-        @Test func anAliasToTheCurrentIdIsDropped() {
+        @Test func anAliasToMixpanelsCurrentIdIsDropped() {
+            spy.stub(.distinctId, returning: "user-42")
             let event = Event.alias("user-42")
-            let delivery = deliver(event, to: destination, userId: "user-42")
-            #expect(spy.calls.isEmpty)
+            // Tally's id differs: only Mixpanel's own counts.
+            let delivery = deliver(event, to: destination, userId: "someone-else")
+            spy.expectExactly([.distinctId])
             #expect(delivery.problems.isEmpty)
             expectVendorProblem(
                 delivery.thrown, destination: "mixpanel", event: event, path: "/userId", outcome: .dropped,
                 mentioning: "already the current distinct id")
+        }
+
+        @Test func anAliasToTallysIdIsSentWhenMixpanelsDiffers() {
+            spy.stub(.distinctId, returning: "mp-device-7")
+            let delivery = deliver(.alias("user-42"), to: destination, userId: "user-42")
+            #expect(delivery.thrown == nil)
+            spy.expectExactly([
+                .distinctId,
+                .createAlias(
+                    "user-42", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil),
+            ])
+        }
+
+        @Test func theDocumentedConformanceAliasesWithTheSDKsDistinctId() {
+            let sdk = FakeMixpanel.MixpanelInstance()
+            sdk.distinctId = "mp-device-7"
+            _ = deliver(.alias("user-43"), to: MixpanelDestination(adapter: sdk), userId: "user-42")
+            #expect(sdk.sdkCalls == ["createAlias user-43 mp-device-7"])
+        }
+
+        // MARK: Big numbers
+
+        static let big = PropertyValue.bigNumber(BigNumber("18446744073709551617")!)
+        static let beyondDouble = PropertyValue.bigNumber(BigNumber("1e400")!)
+
+        @Test func bigNumbersBecomeDoublesAtAnyDepthWithAProblemEach() {
+            let event = Event(
+                "ordered",
+                ["total": Self.big, "list": [1, Self.beyondDouble, Self.big], "nested": ["inner": Self.big], "n": 2])
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([
+                .track(
+                    event: "ordered",
+                    properties: [
+                        "total": 18446744073709551617.0, "list": [PropertyValue.int(1), 18446744073709551617.0],
+                        "nested": ["inner": 18446744073709551617.0], "n": 2,
+                    ])
+            ])
+            #expect(delivery.problems.map(\.path) == [
+                "/properties/list/1", "/properties/list/2", "/properties/nested/inner", "/properties/total",
+            ])
+            for problem in delivery.problems {
+                #expect(problem.eventName == "ordered")
+                #expect(problem.destination == "mixpanel")
+            }
+            #expect(delivery.problems[0].message.contains("\"1e400\" is beyond the largest double; the value was removed"))
+            #expect(delivery.problems[1].message.contains("converted to the nearest double"))
+        }
+
+        @Test func bigNumberTraitsAreConvertedToo() {
+            let event = Event.identify(userId: "user-42", traits: ["seats": Self.big])
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([
+                .identify(distinctId: "user-42", usePeople: true, completion: nil),
+                .peopleSet(properties: ["seats": 18446744073709551617.0]),
+            ])
+            #expect(delivery.problems.map(\.path) == ["/properties/seats"])
+        }
+
+        @Test func throughTheDocumentedConformanceEveryValueHasAMixpanelType() throws {
+            let sdk = FakeMixpanel.MixpanelInstance()
+            let event = Event("ordered", ["total": Self.big, "list": [Self.big], "n": 2])
+            _ = deliver(event, to: MixpanelDestination(adapter: sdk))
+            let received = try #require(sdk.lastProperties)
+            #expect(received.keys.sorted() == ["list", "n", "total"])
+            #expect(received["total"] is Double)
+            // Mixpanel's assertPropertyTypes asserts each array element is a MixpanelType.
+            let list = try #require(received["list"] as? [Any])
+            #expect(list.allSatisfy { $0 is any FakeMixpanel.MixpanelType })
         }
 
         // MARK: Property count
@@ -239,6 +327,7 @@ extension Vendors {
         // MARK: Through the client and the SDK
 
         @Test func throughTheClientProblemsAndDropsAreCounted() async {
+            spy.stub(.distinctId, returning: "user-42")
             let analytics = AnalyticsClient(destinations: [destination])
             analytics.track("ordered", numberedPropertiesWithWideKeys(260))
             analytics.identify(userId: "user-42")
@@ -248,6 +337,7 @@ extension Vendors {
             spy.expectExactly([
                 .track(event: "ordered", properties: numberedPropertiesWithWideKeys(254)),
                 .identify(distinctId: "user-42", usePeople: true, completion: nil),
+                .distinctId,
             ])
             let diagnostics = analytics.diagnostics
             #expect(diagnostics.destinations["mixpanel"]?.delivered == 2)

@@ -1,6 +1,6 @@
 #if SpyMacro
 import Foundation
-import Tally
+@testable import Tally
 import TallySpy
 import Testing
 
@@ -94,8 +94,8 @@ extension Vendors {
         static let trackOverhead = #"{"event":"e","properties":{"blob":""},"type":"track"}"#.utf8.count
 
         @Test(arguments: [(0, true), (1, false), (-1, true)])
-        func aMessageOver32KBIsDropped(_ excess: Int, _ delivered: Bool) {
-            let blob = String(repeating: "x", count: 32_768 - Self.trackOverhead + excess)
+        func aMessageOver32KBLessTheSDKsOverheadIsDropped(_ excess: Int, _ delivered: Bool) {
+            let blob = String(repeating: "x", count: 32_768 - 2_048 - Self.trackOverhead + excess)
             let event = Event("e", ["blob": .string(blob)])
             let delivery = deliver(event, to: destination)
             #expect(delivery.problems.isEmpty)
@@ -106,8 +106,100 @@ extension Vendors {
                 #expect(spy.calls.isEmpty)
                 expectVendorProblem(
                     delivery.thrown, destination: "segment", event: event, path: nil, outcome: .dropped,
-                    mentioning: "would be 32769 bytes of JSON; Segment rejects messages over 32768 bytes")
+                    mentioning:
+                        "would be 30721 bytes of JSON, and Segment's SDK adds about 2048 more; Segment rejects messages over 32768 bytes"
+                )
             }
+        }
+
+        /// An event Tally measured at just under 32 KB used to be handed over, and the SDK's own fields
+        /// took it past Segment's limit on the wire.
+        @Test func anEventJustUnderTheOldLimitIsDroppedBeforeTheSDK() {
+            let blob = String(repeating: "x", count: 32_768 - Self.trackOverhead - 1)
+            let event = Event("e", ["blob": .string(blob)])
+            #expect(SegmentDestination.messageSize(envelope(event)) == 32_767)
+            let delivery = deliver(event, to: destination)
+            #expect(spy.calls.isEmpty)
+            expectVendorProblem(
+                delivery.thrown, destination: "segment", event: event, path: nil, outcome: .dropped,
+                mentioning: "would be 32767 bytes of JSON")
+        }
+
+        @Test func noOverheadMeasuresTallysFieldsAlone() {
+            let blob = String(repeating: "x", count: 32_768 - Self.trackOverhead)
+            let destination = SegmentDestination(adapter: spy, limits: SegmentLimits(sdkOverheadBytes: 0))
+            let delivery = deliver(Event("e", ["blob": .string(blob)]), to: destination)
+            #expect(delivery.thrown == nil)
+            spy.expectExactly([.track(name: "e", properties: ["blob": blob])])
+        }
+
+        // MARK: Numbers the SDK cannot encode
+
+        @Test func doublesTheSDKWouldSendAsNaNAreRemovedAtAnyDepth() {
+            let event = Event(
+                "measured",
+                [
+                    "ok": 1.5, "huge": 1e200, "tiny": 1e-120, "zero": 0.0, "edge": 1e146, "small": 1e-108,
+                    "list": [1.0, -1e300, 2.0], "nested": ["x": -1e160, "y": 3],
+                ])
+            let delivery = deliver(event, to: destination)
+            #expect(delivery.thrown == nil)
+            spy.expectExactly([
+                .track(
+                    name: "measured",
+                    properties: [
+                        "ok": 1.5, "zero": 0.0, "edge": 1e146, "small": 1e-108, "list": [1.0, 2.0],
+                        "nested": ["y": 3],
+                    ])
+            ])
+            #expect(delivery.problems.map(\.path) == [
+                "/properties/huge", "/properties/list/1", "/properties/nested/x", "/properties/tiny",
+            ])
+            for problem in delivery.problems {
+                #expect(problem.eventName == "measured")
+                #expect(problem.destination == "segment")
+                #expect(problem.outcome == .sanitized)
+                #expect(problem.message.contains("cannot encode"))
+            }
+        }
+
+        @Test func traitsAreCheckedToo() {
+            let event = Event.identify(userId: "user-42", traits: ["score": 1e200, "plan": "pro"])
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([.identify(userId: "user-42", traits: ["plan": "pro"])])
+            #expect(delivery.problems.map(\.path) == ["/properties/score"])
+        }
+
+        @Test func bigNumbersADecimalCannotHoldBecomeDoublesOrAreRemoved() {
+            let fortyDigits = "1234567890123456789012345678901234567890"
+            let event = Event(
+                "e",
+                [
+                    "long": .bigNumber(BigNumber(fortyDigits)!), "far": .bigNumber(BigNumber("1e400")!),
+                    "exact": .bigNumber(BigNumber("18446744073709551617")!),
+                ])
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([
+                .track(
+                    name: "e",
+                    properties: [
+                        "long": Double(fortyDigits)!, "exact": PropertyValue.bigNumber(BigNumber("18446744073709551617")!),
+                    ])
+            ])
+            #expect(delivery.problems.map(\.path) == ["/properties/far", "/properties/long"])
+        }
+
+        /// The bounds hold where the SDK's own conversion (`NSNumber.decimalValue`) works on this platform.
+        @Test(arguments: [1e146, -1e146, 1e-108, -1e-108, 1.5e-108, 9.99e145, 1, 0.1, 1e-50, 1e100])
+        func everyDoubleWithinTheBoundsConvertsToADecimal(_ value: Double) {
+            #expect(SegmentLimits.encodes(value))
+            #expect(!NSNumber(value: value).decimalValue.isNaN)
+        }
+
+        @Test(arguments: [1e200, 1e300, -1e160, 1e-130, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude])
+        func doublesOutsideTheBoundsAreTheOnesTheSDKCannotConvert(_ value: Double) {
+            #expect(!SegmentLimits.encodes(value))
+            #expect(NSNumber(value: value).decimalValue.isNaN)
         }
 
         @Test func sizeIsCountedInUTF8BytesAfterEscaping() {

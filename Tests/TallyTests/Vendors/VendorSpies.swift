@@ -33,6 +33,7 @@ protocol GoogleAnalytics: GoogleAnalyticsAdapter {
 
 @Spy(restating: "MixpanelAdapter")
 protocol Mixpanel: MixpanelAdapter {
+    var distinctId: String { get }
     func track(event: String?, properties: [String: Any]?)
     func identify(distinctId: String, usePeople: Bool, completion: (() -> Void)?)
     func createAlias(_ alias: String, distinctId: String, usePeople: Bool, andIdentify: Bool, completion: (() -> Void)?)

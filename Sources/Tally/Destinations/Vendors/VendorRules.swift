@@ -73,3 +73,93 @@ extension Dictionary where Key == String, Value == PropertyValue {
     /// These properties for an optional vendor parameter: nil when empty, else their Foundation form.
     var optionalFoundationValue: [String: Any]? { isEmpty ? nil : foundationValue }
 }
+
+extension VendorRules {
+    /// What a vendor's rule does with one value it cannot take as it is.
+    enum ValueFix {
+        /// The value goes through unchanged.
+        case keep
+        /// The value is replaced; the text says how, for the problem.
+        case replace(PropertyValue, String)
+        /// The value is removed (a member from its object, an element from its array); the text says why.
+        case remove(String)
+    }
+
+    /// Applies `rule` to every value of `properties`, nested ones included, and reports one sanitized
+    /// problem for each value replaced or removed, with the path to it (`/properties/list/2/price`; an
+    /// array index is the element's position in the event as it was tracked).
+    static func fixValues(
+        _ properties: [String: PropertyValue], vendor: String, event: Event, problems: inout [Problem],
+        rule: (PropertyValue) -> ValueFix
+    ) -> [String: PropertyValue] {
+        var result: [String: PropertyValue] = [:]
+        for key in properties.keys.sorted() {
+            if let value = fixValue(
+                properties[key]!, path: propertyPath(key), vendor: vendor, event: event, problems: &problems,
+                rule: rule)
+            {
+                result[key] = value
+            }
+        }
+        return result
+    }
+
+    /// `value` after `rule`, its members and elements too; nil when it is removed.
+    private static func fixValue(
+        _ value: PropertyValue, path: String, vendor: String, event: Event, problems: inout [Problem],
+        rule: (PropertyValue) -> ValueFix
+    ) -> PropertyValue? {
+        switch value {
+        case .object(let members):
+            var result: [String: PropertyValue] = [:]
+            for key in members.keys.sorted() {
+                if let member = fixValue(
+                    members[key]!, path: Self.path(path, key), vendor: vendor, event: event, problems: &problems,
+                    rule: rule)
+                {
+                    result[key] = member
+                }
+            }
+            return .object(result)
+        case .array(let elements):
+            var result: [PropertyValue] = []
+            for (index, element) in elements.enumerated() {
+                if let element = fixValue(
+                    element, path: path + "/" + String(index), vendor: vendor, event: event, problems: &problems,
+                    rule: rule)
+                {
+                    result.append(element)
+                }
+            }
+            return .array(result)
+        default:
+            switch rule(value) {
+            case .keep:
+                return value
+            case .replace(let replacement, let reason):
+                problems.append(problem("\(vendor): \(reason)", event: event, path: path))
+                return replacement
+            case .remove(let reason):
+                problems.append(problem("\(vendor): \(reason)", event: event, path: path))
+                return nil
+            }
+        }
+    }
+}
+
+extension VendorRules {
+    /// The rule for an SDK that takes no big number, or (`keepingDecimals`) only those a `Decimal` holds
+    /// exactly: any other big number becomes the nearest double when that is finite, and is removed when
+    /// it is beyond the largest double.
+    static func bigNumberRule(keepingDecimals: Bool) -> (PropertyValue) -> ValueFix {
+        { value in
+            guard case .bigNumber(let number) = value else { return .keep }
+            if keepingDecimals, number.exactDecimal != nil { return .keep }
+            let double = number.doubleValue
+            guard double.isFinite else {
+                return .remove("\(quoted(number.text)) is beyond the largest double; the value was removed")
+            }
+            return .replace(.double(double), "\(quoted(number.text)) cannot be sent as it is; it was converted to the nearest double, \(double)")
+        }
+    }
+}

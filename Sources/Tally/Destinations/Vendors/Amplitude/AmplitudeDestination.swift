@@ -102,10 +102,14 @@ public struct AmplitudeDestination: Destination {
         for call in calls { adapter.perform(call) }
     }
 
-    /// `properties` with every string, at any depth, cut to ``AmplitudeLimits/maximumStringLength``.
+    /// `properties` with every string, at any depth, cut to ``AmplitudeLimits/maximumStringLength``, and
+    /// every big number Amplitude cannot encode converted or removed (see ``AmplitudeLimits``).
     private func cut(
         _ properties: [String: PropertyValue], event: Event, problems: inout [Problem]
     ) -> [String: PropertyValue] {
+        let properties = VendorRules.fixValues(
+            properties, vendor: "Amplitude", event: event, problems: &problems,
+            rule: VendorRules.bigNumberRule(keepingDecimals: true))
         var result = properties
         for key in properties.keys.sorted() {
             result[key] = cut(properties[key]!, path: VendorRules.propertyPath(key), event: event, problems: &problems)

@@ -1,13 +1,15 @@
 /// The calls ``MixpanelDestination`` makes, mirroring the Mixpanel Swift SDK's `MixpanelInstance`.
 ///
-/// `identify(distinctId:usePeople:completion:)`, `createAlias(_:distinctId:usePeople:andIdentify:completion:)`
-/// and `reset(completion:)` are Mixpanel's own signatures, so `MixpanelInstance` meets them as it is. The
+/// `distinctId` (Mixpanel's `open var distinctId`), `identify(distinctId:usePeople:completion:)`,
+/// `createAlias(_:distinctId:usePeople:andIdentify:completion:)` and `reset(completion:)` are Mixpanel's own
+/// signatures, so `MixpanelInstance` meets them as it is. The
 /// other requirements cannot be mirrored exactly, and the app's conformance forwards them in one line each:
 ///
 /// - Mixpanel's properties are `Properties`, that is `[String: MixpanelType]`, and `MixpanelType` is a
 ///   Mixpanel protocol Tally cannot name. The adapter takes `[String: Any]?`, the SDK's own value types
 ///   (`String`, `Int`, `Double`, `Bool`, `NSNull`, arrays and dictionaries), which all conform to
-///   `MixpanelType`.
+///   `MixpanelType`: ``MixpanelDestination`` converts Tally's big numbers, which have no Mixpanel type,
+///   before it calls (see ``MixpanelLimits``), so the cast below keeps every value.
 /// - A group id is a `MixpanelType`; Tally's group ids are strings.
 /// - People and group profile properties are set through objects (`people.set(properties:)`,
 ///   `getGroup(groupKey:groupID:).set(properties:)`), which the adapter flattens into
@@ -44,6 +46,10 @@
 /// The protocol is not `Sendable`, like the SDK; ``MixpanelDestination`` calls it from one thread at a
 /// time.
 public protocol MixpanelAdapter {
+    /// The current user's distinct id as Mixpanel holds it: Mixpanel's `distinctId`. The destination
+    /// aliases a new id to it.
+    var distinctId: String { get }
+
     /// Tracks an event: Mixpanel's `track(event:properties:)`.
     ///
     /// - Parameters:
@@ -56,8 +62,8 @@ public protocol MixpanelAdapter {
     func identify(distinctId: String, usePeople: Bool, completion: (() -> Void)?)
 
     /// Maps a new id to the current distinct id: Mixpanel's
-    /// `createAlias(_:distinctId:usePeople:andIdentify:completion:)`. The destination passes Mixpanel's
-    /// defaults: `usePeople: true`, `andIdentify: true`, no completion.
+    /// `createAlias(_:distinctId:usePeople:andIdentify:completion:)`. The destination passes Mixpanel's own
+    /// current ``distinctId`` and Mixpanel's defaults: `usePeople: true`, `andIdentify: true`, no completion.
     func createAlias(_ alias: String, distinctId: String, usePeople: Bool, andIdentify: Bool, completion: (() -> Void)?)
 
     /// Puts the user in a group: Mixpanel's `setGroup(groupKey:groupID:)`, with a string group id.

@@ -9,7 +9,7 @@
 /// | ``Event/Kind/screen`` | `track(event: "Loaded a Screen", properties: properties + ["name": name])`, the convention of Segment's Mixpanel integration |
 /// | ``Event/Kind/identify`` | `identify(distinctId: userId, usePeople: true, completion: nil)`, then `peopleSet(properties: traits)` when there are traits |
 /// | ``Event/Kind/group`` | `setGroup(groupKey: groupKey, groupID: groupId)`, then `groupSet(groupKey:groupID:properties: traits)` when there are traits |
-/// | ``Event/Kind/alias`` | `createAlias(newId, distinctId: previousId, usePeople: true, andIdentify: true, completion: nil)`, where the previous id is the envelope's ``Envelope/distinctId`` |
+/// | ``Event/Kind/alias`` | `createAlias(newId, distinctId: adapter.distinctId, usePeople: true, andIdentify: true, completion: nil)`: Mixpanel's own current distinct id, not Tally's |
 /// | ``AnalyticsClient/reset()`` | `reset(completion: nil)`, through ``reset()`` |
 ///
 /// Properties are nil when there are none. A `name` property of a screen event is replaced by the
@@ -67,11 +67,13 @@ public struct MixpanelDestination: Destination {
         var problems: [Problem] = []
         switch event.kind {
         case .track:
-            let properties = limited(event.properties.dictionary, keeping: [], event: event, problems: &problems)
+            let properties = limited(
+                typed(event.properties.dictionary, event: event, problems: &problems), keeping: [], event: event,
+                problems: &problems)
             problems.forEach(context.report)
             adapter.track(event: event.name, properties: properties.optionalFoundationValue)
         case .screen:
-            var properties = event.properties.dictionary
+            var properties = typed(event.properties.dictionary, event: event, problems: &problems)
             VendorRules.insert(
                 .string(event.name), forKey: "name", into: &properties, vendor: "Mixpanel", event: event,
                 problems: &problems)
@@ -80,14 +82,20 @@ public struct MixpanelDestination: Destination {
             adapter.track(event: Self.screenEventName, properties: properties.optionalFoundationValue)
         case .identify:
             adapter.identify(distinctId: event.userId ?? "", usePeople: true, completion: nil)
-            if !event.properties.isEmpty { adapter.peopleSet(properties: event.properties.dictionary.foundationValue) }
+            if !event.properties.isEmpty {
+                let traits = typed(event.properties.dictionary, event: event, problems: &problems)
+                problems.forEach(context.report)
+                adapter.peopleSet(properties: traits.foundationValue)
+            }
         case .group:
             adapter.setGroup(groupKey: groupKey, groupID: event.groupId ?? "")
             if !event.properties.isEmpty {
-                adapter.groupSet(groupKey: groupKey, groupID: event.groupId ?? "", properties: event.properties.dictionary.foundationValue)
+                let traits = typed(event.properties.dictionary, event: event, problems: &problems)
+                problems.forEach(context.report)
+                adapter.groupSet(groupKey: groupKey, groupID: event.groupId ?? "", properties: traits.foundationValue)
             }
         case .alias:
-            let previous = envelope.distinctId
+            let previous = adapter.distinctId
             let newId = event.userId ?? ""
             guard newId != previous else {
                 throw VendorRules.problem(
@@ -99,6 +107,15 @@ public struct MixpanelDestination: Destination {
     }
 
     /// At most ``MixpanelLimits/maximumPropertyCount`` properties, with one problem when some were removed.
+    /// The properties with every value of a Mixpanel type: see ``MixpanelLimits``.
+    private func typed(
+        _ properties: [String: PropertyValue], event: Event, problems: inout [Problem]
+    ) -> [String: PropertyValue] {
+        VendorRules.fixValues(
+            properties, vendor: "Mixpanel", event: event, problems: &problems,
+            rule: VendorRules.bigNumberRule(keepingDecimals: false))
+    }
+
     private func limited(
         _ properties: [String: PropertyValue], keeping required: Set<String>, event: Event, problems: inout [Problem]
     ) -> [String: PropertyValue] {

@@ -11,8 +11,9 @@
 /// | ``Event/Kind/alias`` | `alias(newId: newId)`; Segment takes the previous id from its own state |
 /// | ``AnalyticsClient/reset()`` | `reset()`, through ``reset()`` |
 ///
-/// Properties and traits are nil when there are none. A message larger than
-/// ``SegmentLimits/maximumMessageBytes`` is dropped: see ``SegmentLimits``.
+/// Properties and traits are nil when there are none. A message that, with the room the SDK's own fields
+/// take, is larger than ``SegmentLimits/maximumMessageBytes`` is dropped, and numbers the SDK cannot
+/// encode are removed or converted: see ``SegmentLimits``.
 ///
 /// ```swift
 /// extension Segment.Analytics: @retroactive SegmentAdapter {}
@@ -49,18 +50,28 @@ public struct SegmentDestination: Destination {
 
     /// Transforms the event into Segment's call and makes it.
     ///
-    /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` when the message is larger than
-    ///   ``SegmentLimits/maximumMessageBytes``; nothing is sent then.
+    /// Numbers Segment's SDK cannot encode are removed or converted first, each with a problem: see
+    /// ``SegmentLimits``.
+    ///
+    /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` when the message, with
+    ///   ``SegmentLimits/sdkOverheadBytes`` added, is larger than ``SegmentLimits/maximumMessageBytes``;
+    ///   nothing is sent then.
     public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
         let event = envelope.event
-        let size = Self.messageSize(envelope)
-        guard size <= limits.maximumMessageBytes else {
+        var problems: [Problem] = []
+        let fixed = VendorRules.fixValues(
+            event.properties.dictionary, vendor: "Segment", event: event, problems: &problems,
+            rule: SegmentLimits.numberRule)
+        let size = Self.messageSize(envelope, properties: fixed)
+        let limit = limits.maximumMessageBytes - limits.sdkOverheadBytes
+        guard size <= limit else {
             throw VendorRules.problem(
-                "The Segment message would be \(size) bytes of JSON; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
+                "The Segment message would be \(size) bytes of JSON, and Segment's SDK adds about \(limits.sdkOverheadBytes) more; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
                 outcome: .dropped, event: event, path: nil)
         }
+        problems.forEach(context.report)
         let adapter = box.client
-        let properties = event.properties.dictionary.optionalFoundationValue
+        let properties = fixed.optionalFoundationValue
         switch event.kind {
         case .track: adapter.track(name: event.name, properties: properties)
         case .screen: adapter.screen(title: event.name, category: nil, properties: properties)
@@ -73,21 +84,26 @@ public struct SegmentDestination: Destination {
     /// The size in bytes of the compact JSON of the message the destination hands to Segment, in
     /// Segment's field names. See ``SegmentLimits``.
     static func messageSize(_ envelope: Envelope) -> Int {
+        messageSize(envelope, properties: envelope.event.properties.dictionary)
+    }
+
+    /// The size of the message with `properties` in place of the event's.
+    static func messageSize(_ envelope: Envelope, properties: [String: PropertyValue]) -> Int {
         let event = envelope.event
         var message: [String: PropertyValue] = ["type": .string(event.kind.rawValue)]
         switch event.kind {
         case .track:
             message["event"] = .string(event.name)
-            message["properties"] = .object(event.properties.dictionary)
+            message["properties"] = .object(properties)
         case .screen:
             message["name"] = .string(event.name)
-            message["properties"] = .object(event.properties.dictionary)
+            message["properties"] = .object(properties)
         case .identify:
             message["userId"] = .string(event.userId ?? "")
-            message["traits"] = .object(event.properties.dictionary)
+            message["traits"] = .object(properties)
         case .group:
             message["groupId"] = .string(event.groupId ?? "")
-            message["traits"] = .object(event.properties.dictionary)
+            message["traits"] = .object(properties)
         case .alias:
             message["userId"] = .string(event.userId ?? "")
             message["previousId"] = .string(envelope.distinctId)
