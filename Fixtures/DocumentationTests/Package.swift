@@ -46,7 +46,7 @@ let package = Package(
             name: "VendorAdaptersDocTests",
             dependencies: [
                 tally, tallyTesting, vendor("FirebaseAnalytics"), vendor("Segment"), vendor("AmplitudeSwift"),
-                vendor("HippoAnalytics"),
+                vendor("Mixpanel"), vendor("RudderStackAnalytics"), vendor("HippoAnalytics"),
             ]
         ),
         // The wrapper's struct form, its tests, and the @preconcurrency import of a Swift 5 SDK.

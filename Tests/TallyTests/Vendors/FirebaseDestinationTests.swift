@@ -177,6 +177,54 @@ extension Vendors {
             }
         }
 
+        /// The reserved event names of `FIRAnalytics.h` (FirebaseAnalytics 12, Firebase Apple SDK 12.18.0),
+        /// copied by hand from its `logEventWithName:parameters:` documentation.
+        static let headerReservedEventNames = [
+            "ad_activeview", "ad_click", "ad_exposure", "ad_query", "ad_reward", "adunit_exposure", "app_background",
+            "app_clear_data", "app_exception", "app_remove", "app_store_refund", "app_store_subscription_cancel",
+            "app_store_subscription_convert", "app_store_subscription_renew", "app_update", "app_upgrade",
+            "dynamic_link_app_open", "dynamic_link_app_update", "dynamic_link_first_open", "error",
+            "firebase_campaign", "first_open", "first_visit", "in_app_purchase", "notification_dismiss",
+            "notification_foreground", "notification_open", "notification_receive", "os_update", "session_start",
+            "session_start_with_rollout", "user_engagement",
+        ]
+
+        @Test func theReservedEventNamesAreExactlyTheHeaders() {
+            #expect(FirebaseLimits.documentedReservedEventNames == Set(Self.headerReservedEventNames))
+            #expect(FirebaseLimits.default.reservedEventNames.count == 32)
+        }
+
+        @Test(arguments: headerReservedEventNames)
+        func everyReservedEventNameOfTheHeaderIsRenamed(_ name: String) {
+            let event = Event(name)
+            let delivery = deliver(event, to: destination)
+            spy.expectExactly([.logEvent("x_" + name, parameters: nil)])
+            #expect(delivery.problems.count == 1)
+            if let problem = delivery.problems.first {
+                // firebase_campaign is caught by the reserved prefix first.
+                let fragment = name.hasPrefix("firebase_") ? "reserves the prefix" : "reserves the event name"
+                expectVendorProblem(problem, destination: "firebase", event: event, path: "/name", mentioning: fragment)
+            }
+        }
+
+        @Test func appBackgroundIsReservedAndScreenViewIsNot() {
+            let delivery = deliver(Event("app_background"), to: destination)
+            #expect(delivery.problems.count == 1)
+            let screenView = deliver(Event("screen_view"), to: destination)
+            #expect(screenView.problems.isEmpty)
+            spy.expectExactly([.logEvent("x_app_background", parameters: nil), .logEvent("screen_view", parameters: nil)])
+        }
+
+        @Test(arguments: ["first_open_time", "last_deep_link_referrer", "user_id"])
+        func everyReservedUserPropertyNameOfTheHeaderIsRenamed(_ name: String) {
+            let delivery = deliver(Event.identify(userId: "user-42", traits: [name: "x"]), to: destination)
+            // x_last_deep_link_referrer is then over 24 characters, and cut: a second problem.
+            let sent = String(("x_" + name).prefix(24))
+            #expect(delivery.problems.count == (sent.count < name.count + 2 ? 2 : 1))
+            #expect(delivery.problems.first?.message.contains("reserves the user property name") == true)
+            spy.expectExactly([.setUserID("user-42"), .setUserProperty("x", forName: sent)])
+        }
+
         @Test func reservedEventNamesDoNotApplyToParameters() {
             let delivery = deliver(Event("ordered", ["error": "none"]), to: destination)
             #expect(delivery.problems.isEmpty)

@@ -1,37 +1,48 @@
+// Stand-in for Segment's analytics-swift 1.10.0 (github.com/segmentio/analytics-swift, tag 1.10.0), module
+// `Segment`. Mirrors, from Sources/Segment/Analytics.swift, Events.swift and Configuration.swift, the
+// declarations Tally's SegmentAdapter, docs and conformances touch, with the SDK's labels, optionality,
+// defaults and generic constraints (`Encodable`). Bodies do nothing.
+
 import Foundation
 
-/// Segment's `Analytics` (analytics-swift): its typed and untyped event calls, with Segment's signatures
-/// and default arguments. It sends nothing.
+/// Segment's client (Sources/Segment/Analytics.swift). Its `configuration` is internal in the SDK, so it
+/// is not here.
 public class Analytics {
-    public let configuration: Configuration
+    /// Enables debug logging.
+    public static var debugLogsEnabled = false
 
-    public init(configuration: Configuration) {
-        self.configuration = configuration
-    }
+    public init(configuration: Configuration) {}
 
-    // Typed forms.
-    public func track<P: Codable>(name: String, properties: P?) {}
+    /// Sources/Segment/Analytics.swift: a completion, defaulting to nil.
+    public func flush(completion: (() -> Void)? = nil) {}
+
+    public func reset() {}
+}
+
+// Sources/Segment/Events.swift: the typed forms.
+extension Analytics {
+    public func track<P: Encodable>(name: String, properties: P?) {}
     public func track(name: String) {}
-    public func identify<T: Codable>(userId: String, traits: T?) {}
-    public func identify<T: Codable>(traits: T) {}
+    public func identify<T: Encodable>(userId: String, traits: T?) {}
+    public func identify<T: Encodable>(traits: T) {}
     public func identify(userId: String) {}
-    public func screen<P: Codable>(title: String, category: String? = nil, properties: P?) {}
+    public func screen<P: Encodable>(title: String, category: String? = nil, properties: P?) {}
     public func screen(title: String, category: String? = nil) {}
-    public func group<T: Codable>(groupId: String, traits: T?) {}
+    public func group<T: Encodable>(groupId: String, traits: T?) {}
     public func group(groupId: String) {}
     public func alias(newId: String) {}
+}
 
-    // Untyped forms.
+// Sources/Segment/Events.swift: the untyped forms, which SegmentAdapter mirrors. `group`'s traits have no
+// default, the others' do.
+extension Analytics {
     public func track(name: String, properties: [String: Any]? = nil) {}
     public func identify(userId: String, traits: [String: Any]? = nil) {}
     public func screen(title: String, category: String? = nil, properties: [String: Any]? = nil) {}
     public func group(groupId: String, traits: [String: Any]?) {}
-
-    public func reset() {}
-    public func flush() {}
 }
 
-/// Segment's configuration.
+/// Segment's configuration (Sources/Segment/Configuration.swift).
 public class Configuration {
     public init(writeKey: String) {}
 }

@@ -46,7 +46,7 @@ public struct FirebaseDestination: Destination {
     /// Creates a destination calling the class methods of `sdk`, normally `FirebaseAnalytics.Analytics`.
     ///
     /// ```swift
-    /// extension FirebaseAnalytics.Analytics: FirebaseAnalyticsStaticAPI {}
+    /// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
     /// let firebase = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)
     /// ```
     public init<SDK: FirebaseAnalyticsStaticAPI>(

@@ -53,13 +53,13 @@ public struct FirebaseLimits: Sendable, Hashable {
     /// The longest user id. Default 256.
     public var maximumUserIDLength: Int
     /// Prefixes no name may start with, compared without regard to letter case. Default `firebase_`,
-    /// `google_` and `ga_`.
+    /// `google_` and `ga_`, which `FIRAnalytics.h` reserves for event, parameter and user property names.
     public var reservedPrefixes: [String]
-    /// Event names Firebase keeps for its own events. Default: the list in Firebase's `logEvent`
-    /// documentation, from `ad_activeview` to `user_engagement`.
+    /// Event names Firebase keeps for its own events. Default ``documentedReservedEventNames``.
     public var reservedEventNames: Set<String>
     /// User property names Firebase keeps for itself. Default `first_open_time`,
-    /// `last_deep_link_referrer` and `user_id`.
+    /// `last_deep_link_referrer` and `user_id`, the list under `setUserPropertyString:forName:` in the same
+    /// header as ``documentedReservedEventNames``.
     public var reservedUserPropertyNames: Set<String>
 
     /// Creates limits; every parameter defaults to Firebase's documented value.
@@ -90,10 +90,15 @@ public struct FirebaseLimits: Sendable, Hashable {
     /// Firebase's documented limits.
     public static let `default` = FirebaseLimits()
 
-    /// The event names Firebase documents as reserved for its own events.
+    /// The event names Firebase documents as reserved for its own events: the 32 names that
+    /// `FIRAnalytics.h` lists under `logEventWithName:parameters:` (Swift `Analytics.logEvent(_:parameters:)`)
+    /// in FirebaseAnalytics 12 (Firebase Apple SDK 12.18.0), from `ad_activeview` to `user_engagement`.
+    ///
+    /// It includes `app_background`; it does not include `screen_view`, which older headers reserved and
+    /// this one tells apps to log screen views under, as ``FirebaseDestination`` does.
     public static let documentedReservedEventNames: Set<String> = [
-        "ad_activeview", "ad_click", "ad_exposure", "ad_query", "ad_reward", "adunit_exposure", "app_clear_data",
-        "app_exception", "app_remove", "app_store_refund", "app_store_subscription_cancel",
+        "ad_activeview", "ad_click", "ad_exposure", "ad_query", "ad_reward", "adunit_exposure", "app_background",
+        "app_clear_data", "app_exception", "app_remove", "app_store_refund", "app_store_subscription_cancel",
         "app_store_subscription_convert", "app_store_subscription_renew", "app_update", "app_upgrade",
         "dynamic_link_app_open", "dynamic_link_app_update", "dynamic_link_first_open", "error",
         "firebase_campaign", "first_open", "first_visit", "in_app_purchase", "notification_dismiss",
