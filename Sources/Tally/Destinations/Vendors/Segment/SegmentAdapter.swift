@@ -10,11 +10,13 @@
 ///
 /// extension Segment.Analytics: @retroactive SegmentAdapter {}
 ///
-/// let segment = SegmentDestination(adapter: Segment.Analytics(configuration: Configuration(writeKey: key)))
+/// let segment = Tally.SegmentDestination(adapter: Segment.Analytics(configuration: Configuration(writeKey: key)))
 /// ```
 ///
-/// Tally's client is `AnalyticsClient`, so a file that imports both modules can name Segment's `Analytics`
-/// without qualifying it.
+/// Segment's SDK has a `SegmentDestination` (its own upload plugin) and a `DropReason` too, so in a file
+/// that imports both modules write `Tally.SegmentDestination` and `Tally.DropReason` (see "Names a vendor
+/// SDK shares" in the Vendor adapters article). Tally's client is `AnalyticsClient`, so Segment's
+/// `Analytics` needs no qualification.
 ///
 /// The protocol is not `Sendable`, like the SDK; ``SegmentDestination`` calls it from one thread at a
 /// time.
