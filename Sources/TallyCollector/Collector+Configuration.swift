@@ -70,7 +70,7 @@ extension Collector {
 extension CollectorRoutes {
     /// Opens the store and wires the waits and the live feed to its commits.
     init(configuration: Collector.Configuration) throws {
-        // Embedded in a test process, the collector runs on threads of its own (see CollectorExecutor). A
+        // Embedded in another process, the collector runs on threads of its own (see CollectorExecutor). A
         // standalone one (stopping on signals) has the process to itself and uses Swift's pool: its signal
         // handling cancels tasks in a way that deadlocks with task executor preferences on Swift 6.3.
         let tasks = CollectorTasks(

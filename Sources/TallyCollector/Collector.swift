@@ -109,7 +109,12 @@ public final class Collector: Sendable {
 
     /// Stops: ends every long-poll (answered 503) and live page stream, finishes the requests in progress,
     /// and closes the port. Stored events stay in the database file.
+    ///
+    /// First, while it still answers, it lets every `CollectorReader` of this process that is in
+    /// exhaustive mode and reads this collector take its last read: a test may stop its collector at the
+    /// end of its body, and exhaustive mode still checks every event the collector stored.
     public func stop() async {
+        await CollectorLastReads.take(port: port)
         await group.triggerGracefulShutdown()
         _ = await running.result
     }

@@ -27,6 +27,8 @@ extension CollectorReader {
         _ matcher: EventMatcher, timeout: Duration = .seconds(5), clock: C = ContinuousClock(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> Event? {
+        // One read first, so that what the collector already holds is listed if the wait times out.
+        try? await refresh()
         let following = Task { await follow(timeout: timeout) }
         defer { following.cancel() }
         let recorder: any EventRecorder = self
@@ -57,6 +59,8 @@ extension CollectorReader {
         _ count: Int, of matcher: EventMatcher = .any, timeout: Duration = .seconds(5), clock: C = ContinuousClock(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> Bool {
+        // One read first, so that what the collector already holds is listed if the wait times out.
+        try? await refresh()
         let following = Task { await follow(timeout: timeout) }
         defer { following.cancel() }
         let recorder: any EventRecorder = self

@@ -10,7 +10,8 @@ import FoundationNetworking
 /// matching event is stored.
 ///
 /// Point the app, or any Segment-compatible client, at the collector and tag its events with the reader's
-/// ``session``: the `Tally-Session` header, or `context.tally_session` in each event. Parallel tests use
+/// ``session``: the `Tally-Session` header, or `context.tally_session` in each event (the names are
+/// `CollectorProtocol`'s). Parallel tests use
 /// different sessions and never see each other's events.
 ///
 /// ```swift
@@ -24,13 +25,19 @@ import FoundationNetworking
 /// events.expectNothingElse()
 /// ```
 ///
-/// Expectations first read what the collector stored since the last read. ``waitForEvent(_:timeout:clock:fileID:filePath:line:column:)``
+/// No thread ever blocks on the network. Reading is asynchronous: `try await events.refresh()` reads what
+/// the collector stored since the last read; ``waitForEvent(_:timeout:clock:fileID:filePath:line:column:)``
 /// and ``waitForCount(_:of:timeout:clock:fileID:filePath:line:column:)`` hold a long-poll open on the
 /// collector (`GET /tally/events/wait`), which the collector answers when the insert that brings new
-/// events commits: neither side polls.
+/// events commits: neither side polls. The synchronous expectations (`expectTracked`,
+/// `expectNothingElse`, ...) check what has been read; await a wait or `refresh()` before them.
+///
+/// In exhaustive mode the check reads the collector once more when the test ends (the trait and the
+/// async `withExhaustiveCheck`), or, when the test stops its own collector first, the collector lets the
+/// reader take that last read as it stops.
 ///
 /// The reader talks HTTP with URLSession only; it does not need TallyCollector or its packages.
-public final class CollectorReader: EventRecorder {
+public final class CollectorReader: EventRecorder, FinalReading {
     /// The collector, such as `http://127.0.0.1:8787`.
     public let url: URL
     /// The session whose events this reader sees.
@@ -39,6 +46,10 @@ public final class CollectorReader: EventRecorder {
     public let log = EventLog()
     /// The id of the last event read: the next read asks only for later ones.
     private let lastId = Locked<Int64>(0)
+    /// What the last read met when it failed; nil once a read succeeds.
+    private let lastError = Locked<CollectorReaderError?>(nil)
+    /// Whether the reader took its last read as its collector stopped.
+    private let readAtStop = Locked(false)
     /// One session for every reader: a reader may be released on URLSession's own queue, where invalidating
     /// a session of its own would deadlock.
     private static let transport: URLSession = {
@@ -52,17 +63,21 @@ public final class CollectorReader: EventRecorder {
         return URLSession(configuration: configuration)
     }()
 
-    /// The header that tags a request's events with a session.
-    public static let sessionHeader = "Tally-Session"
-    /// The member of an event's `context` that tags it with a session (it wins over the header).
-    public static let sessionContextKey = "tally_session"
+    /// The header that tags a request's events with a session: `CollectorProtocol.sessionHeader`.
+    public static let sessionHeader = CollectorProtocol.sessionHeader
+    /// The member of an event's `context` that tags it with a session (it wins over the header):
+    /// `CollectorProtocol.sessionContextKey`.
+    public static let sessionContextKey = CollectorProtocol.sessionContextKey
 
-    /// Creates a reader. Nothing is read until the first expectation, wait or `refresh()`.
+    /// Creates a reader. Nothing is read until the first wait or `await refresh()`.
     ///
-    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:fileID:filePath:line:column:operation:)``)
+    /// In exhaustive mode (``ExhaustiveTrait``, ``withExhaustiveCheck(_:isolation:fileID:filePath:line:column:operation:)``)
     /// the reader registers with the test's check, which reads the collector once more when the test ends:
     /// an event of the session that no expectation accounts for fails the test, reported at the line that
-    /// created the reader.
+    /// created the reader. A collector the test runs in its own process (`Collector.start()`) lets the
+    /// reader take that read as it stops, so the test may stop it at the end of its body. The synchronous
+    /// `withExhaustiveCheck` cannot read: it checks what was read, and reports an issue when the reader
+    /// could not take its last read (its collector is still running); use the trait or the async form.
     ///
     /// - Parameters:
     ///   - url: the collector.
@@ -78,6 +93,14 @@ public final class CollectorReader: EventRecorder {
         self.url = url
         self.session = session
         registerForExhaustiveCheck(as: "CollectorReader", fileID: fileID, filePath: filePath, line: line, column: column)
+        if ExhaustiveCheck.current != nil {
+            let port = url.port ?? (url.scheme == "https" ? 443 : 80)
+            CollectorLastReads.register(self, port: port) { [weak self] in await self?.readBeforeTheCollectorStops() }
+        }
+    }
+
+    deinit {
+        CollectorLastReads.unregister(self)
     }
 
     /// The headers a client sends to tag its events with this reader's session.
@@ -87,32 +110,53 @@ public final class CollectorReader: EventRecorder {
     /// headers (most Segment libraries).
     public var context: [String: PropertyValue] { [Self.sessionContextKey: .string(session)] }
 
-    /// Reads the events stored since the last read.
+    /// Does not read the collector: a synchronous call would block a thread on the network. The
+    /// synchronous expectations, which call it first, check what the reader has read so far, by
+    /// `try await refresh()`, ``waitForEvent(_:timeout:clock:fileID:filePath:line:column:)``,
+    /// ``waitForCount(_:of:timeout:clock:fileID:filePath:line:column:)`` or the collector's last read before
+    /// it stops (in exhaustive mode).
     ///
-    /// - Throws: ``CollectorReaderError`` when the collector cannot be reached or answers with an error;
-    ///   what was read before is kept.
+    /// - Throws: the ``CollectorReaderError`` the last read met, when it failed and no read has succeeded
+    ///   since: an expectation then reports why it has nothing new to check.
     public func refresh() throws {
-        while true {
-            let body = try Self.synchronously { completion in
-                self.send(
-                    self.request("tally/events", ["after": String(self.lastId.current), "limit": "10000"]), completion)
-            }
-            let page = try Self.events(in: body)
-            append(page.events)
-            if !page.more { return }
-        }
+        if let error = lastError.current { throw error }
     }
 
     /// Reads the events stored since the last read, without blocking a thread.
     ///
-    /// - Throws: ``CollectorReaderError`` as the synchronous `refresh()` does.
+    /// - Throws: ``CollectorReaderError`` when the collector cannot be reached or answers with an error;
+    ///   what was read before is kept.
     public func refresh() async throws {
-        while true {
-            let body = try await fetch(request("tally/events", ["after": String(lastId.current), "limit": "10000"]))
-            let page = try Self.events(in: body)
-            append(page.events)
-            if !page.more { return }
+        do {
+            while true {
+                let body = try await fetch(
+                    request("tally/events", ["after": String(lastId.current), "limit": "10000"]))
+                let page = try Self.events(in: body)
+                append(page.events)
+                if !page.more { break }
+            }
+            lastError.withLock { $0 = nil }
+        } catch let error as CollectorReaderError {
+            lastError.withLock { $0 = error }
+            throw error
         }
+    }
+
+    /// The last read of exhaustive mode: ``refresh()`` unless the reader already read everything the
+    /// collector held as it stopped (`Collector.stop()` in the same process), when there is nothing left
+    /// to read, and no collector to read it from.
+    func finalRead() async throws {
+        if readAtStop.current { return }
+        try await refresh()
+    }
+
+    /// Whether the reader took its last read as its collector stopped.
+    var tookLastRead: Bool { readAtStop.current }
+
+    /// Registered with `CollectorLastReads` in exhaustive mode: read while the stopping collector still
+    /// answers.
+    private func readBeforeTheCollectorStops() async {
+        if (try? await refresh()) != nil { readAtStop.withLock { $0 = true } }
     }
 
     /// Deletes this session's events from the collector and forgets what was read, so a test can start
@@ -143,9 +187,13 @@ public final class CollectorReader: EventRecorder {
             do {
                 let body = try await fetch(request, accepting: [200, 408])
                 append(try Self.events(in: body).events)
+                lastError.withLock { $0 = nil }
             } catch {
-                // A collector that cannot be reached ends the following; the wait then times out, and its
-                // final read reports why.
+                // A collector that cannot be reached ends the following; the wait then times out and
+                // reports why (the synchronous `refresh()` throws what the last read met).
+                if !Task.isCancelled, let error = error as? CollectorReaderError {
+                    lastError.withLock { $0 = error }
+                }
                 return
             }
         }
@@ -214,21 +262,6 @@ public final class CollectorReader: EventRecorder {
         } onCancel: {
             task.withLock { $0?.cancel() }
         }
-    }
-
-    /// Runs an asynchronous request and blocks the calling thread until it answers: for the synchronous
-    /// expectations, which read before they check.
-    private static func synchronously(
-        _ start: (@escaping @Sendable (Result<Data, CollectorReaderError>) -> Void) -> URLSessionDataTask
-    ) throws -> Data {
-        let semaphore = DispatchSemaphore(value: 0)
-        let result = Locked<Result<Data, CollectorReaderError>?>(nil)
-        _ = start { outcome in
-            result.withLock { $0 = outcome }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return try result.current!.get()
     }
 }
 

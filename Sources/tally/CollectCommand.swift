@@ -23,7 +23,7 @@ struct CollectCommand: AsyncParsableCommand {
             Writing: POST /v1/batch, /v1/track, /v1/screen, /v1/page, /v1/identify, /v1/group, /v1/alias \
             (Segment's tracking API; gzip bodies, the write key as Basic auth or in the body, or none), \
             POST /tally/records (Tally records, JSON Lines). A session tags events for one test: the \
-            Tally-Session header, or context.tally_session.
+            \(CollectorProtocol.sessionHeader) header, or context.\(CollectorProtocol.sessionContextKey).
             Reading: GET /tally/events, GET /tally/events/wait?count=N&timeout=MS (answers as soon as N \
             events match), DELETE /tally/events, GET /tally/coverage (with --plan), GET /tally/stream \
             (server-sent events), GET / (the live page). Filters: name, kind, type, session, since, after.

@@ -28,6 +28,7 @@ struct CollectorReaderTests {
                     #"{"type":"screen","name":"Login","userId":"u1"}"#,
                     #"{"type":"identify","userId":"u1","traits":{"plan":"pro"}}"#,
                 ], session: reader.session)
+            try await reader.refresh()
             reader.expectTracked(Event("login_tapped", ["action": "tap"]))
             reader.expectTracked(.screen("Login"))
             reader.expectTracked(.identify(userId: "u1", traits: ["plan": "pro"]))
@@ -134,6 +135,8 @@ struct CollectorReaderTests {
         let url = collector.url
         await collector.stop()
         let reader = CollectorReader(url: url)
+        await #expect(throws: CollectorReaderError.self) { try await reader.refresh() }
+        // The synchronous expectation does not read; it reports why the last read failed.
         let issues = issues { reader.expectTracked(.named("anything")) }
         #expect(issues.count == 2)
         #expect(
@@ -149,11 +152,13 @@ struct CollectorReaderTests {
             let other = CollectorReader(url: collector.url)
             try await Self.send(collector, [trackJSON("first")], session: reader.session)
             try await Self.send(collector, [trackJSON("kept")], session: other.session)
+            try await reader.refresh()
             reader.expectTracked(.named("first"))
             try await reader.deleteEvents()
             try await Self.send(collector, [trackJSON("second")], session: reader.session)
             try await reader.refresh()
             #expect(reader.recordedEvents.map(\.name) == ["second"])
+            try await other.refresh()
             other.expectTracked(.named("kept"))
         }
     }

@@ -77,6 +77,10 @@ final class CollectorReaderXCTests: XCTestCase {
         let url = collector.url
         await collector.stop()
         let reader = CollectorReader(url: url)
+        do {
+            try await reader.refresh()
+            XCTFail("A stopped collector answered")
+        } catch {}
         capturing = true
         reader.expectNoEvents()
         capturing = false

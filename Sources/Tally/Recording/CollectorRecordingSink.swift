@@ -48,7 +48,7 @@ public final class CollectorRecordingSink: RecordingSink {
         request.httpMethod = "POST"
         request.httpBody = Data(line)
         request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-        if let session { request.setValue(session, forHTTPHeaderField: "Tally-Session") }
+        if let session { request.setValue(session, forHTTPHeaderField: CollectorProtocol.sessionHeader) }
         let outcome = Outcome()
         let collector = url.absoluteString
         let task = Self.transport.dataTask(with: request) { data, response, error in
@@ -86,9 +86,9 @@ public final class CollectorRecordingSink: RecordingSink {
 
 extension RecordingDestination {
     /// The environment variable naming the collector to send records to: `TALLY_COLLECTOR=http://127.0.0.1:8787`.
-    public static let collectorVariable = "TALLY_COLLECTOR"
+    public static let collectorVariable = CollectorProtocol.collectorVariable
     /// The environment variable naming the session records are tagged with: `TALLY_SESSION=login-test`.
-    public static let sessionVariable = "TALLY_SESSION"
+    public static let sessionVariable = CollectorProtocol.sessionVariable
 
     /// A recording destination that sends to a collector.
     ///

@@ -26,7 +26,7 @@ struct IngestContext: Sendable {
 /// (or `traits`) and `context` are stored as the client wrote them, without being parsed and encoded again.
 enum SegmentMessage {
     /// The context member a test tags its events with; it wins over the `Tally-Session` header.
-    static let sessionContextKey = "tally_session"
+    static let sessionContextKey = CollectorProtocol.sessionContextKey
 
     /// Reads the message at `span` of `bytes`, which the caller has checked is valid JSON.
     ///
@@ -63,7 +63,7 @@ enum SegmentMessage {
             if let contextSpan { contextText = try message.text(contextSpan, "context") }
             if let contextSpan {
                 for member in JSONSpans.members(bytes, contextSpan) {
-                    if message.is(member.key, "tally_session") {
+                    if message.is(member.key, Self.sessionContextKey) {
                         session = try message.value(member.value, "context.\(Self.sessionContextKey)")
                     } else if message.is(member.key, "traits") {
                         contextTraits = member.value
@@ -188,6 +188,13 @@ private struct MessageFields {
             }
             return true
         }
+    }
+
+    /// Whether the key at `range` is `key`, for keys that are not literals (the protocol's names).
+    func `is`(_ range: Range<Int>, _ key: String) -> Bool {
+        let expected = key.utf8
+        guard range.count == expected.count else { return false }
+        return zip(bytes[range], expected).allSatisfy { $0 == $1 }
     }
 
     func isNull(_ span: Range<Int>) -> Bool { bytes[span.lowerBound] == UInt8(ascii: "n") }

@@ -3,10 +3,13 @@ import Foundation
 
 /// The threads a collector's tasks run on: its own, not Swift's shared cooperative pool.
 ///
-/// An embedded collector serves a test in the same process, and tests block threads (a synchronous
-/// expectation reading the collector waits for the answer). On the shared pool, two such tests on a
-/// two-core machine would leave no thread to answer them. Every task of the collector prefers these
-/// threads instead (child tasks inherit the preference; the few unstructured tasks are started with it).
+/// An embedded collector serves code in the same process. TallyTesting's `CollectorReader` no longer
+/// blocks a thread (it reads asynchronously), but other code of a test process may still block one of
+/// the shared pool's threads while it waits on the collector (a `CollectorRecordingSink.write` called
+/// from a test, a benchmark harness): on a two-core machine that leaves the server one thread, or none.
+/// Every task of the collector prefers these threads instead (child tasks inherit the preference; the few
+/// unstructured tasks are started with it). The collector benchmarks' figures, and their naive reference
+/// server, are measured on these threads.
 ///
 /// Not public API. It is SPI (`@_spi(Benchmarks) import TallyCollector`) only so that the benchmarks' naive
 /// reference server runs on the same threads as the collector it is compared with.

@@ -23,7 +23,7 @@ struct CollectorRoutes: Sendable {
     let refusals = RefusedRequests()
 
     /// The header a test tags the events of a request with.
-    static let sessionHeader = HTTPField.Name("Tally-Session")!
+    static let sessionHeader = HTTPField.Name(CollectorProtocol.sessionHeader)!
     /// The header a browser's `EventSource` reconnects with.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 

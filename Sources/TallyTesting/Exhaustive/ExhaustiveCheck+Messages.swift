@@ -7,19 +7,27 @@ extension ExhaustiveCheck.Entry {
 
     /// The issue to report for this recorder, or nil when everything it recorded was accounted for (or it
     /// opted out).
-    func unaccountedMessage() -> String? {
+    ///
+    /// - Parameter readFailure: why the final read of a recorder that reads asynchronously failed, or
+    ///   could not happen; nil when it read (or has nothing to read asynchronously).
+    func unaccountedMessage(readFailure: String? = nil) -> String? {
         switch subject {
-        case .events(let recorder, let kind): return Self.message(for: recorder, kind: kind, createdAt: place)
+        case .events(let recorder, let kind):
+            return Self.message(for: recorder, kind: kind, createdAt: place, readFailure: readFailure)
         case .calls(let recorder): return Self.message(for: recorder, createdAt: place)
         }
     }
 
-    static func message(for recorder: some EventRecorder, kind: String, createdAt place: SourcePlace) -> String? {
+    static func message(
+        for recorder: some EventRecorder, kind: String, createdAt place: SourcePlace, readFailure: String?
+    ) -> String? {
         guard recorder.isExhaustive else { return nil }
+        let cannotRead = "Exhaustive mode could not read what the \(kind) created at \(place.description) recorded"
+        if let readFailure { return "\(cannotRead): \(readFailure)" }
         do {
             try recorder.refresh()
         } catch {
-            return "Exhaustive mode could not read what the \(kind) created at \(place.description) recorded: \(error)"
+            return "\(cannotRead): \(error)"
         }
         let (events, accounted) = recorder.log.snapshot
         let unaccounted = events.indices.filter { $0 >= accounted.count || !accounted[$0] }

@@ -97,7 +97,7 @@ public func withExhaustiveCheck<R>(
     let check = ExhaustiveCheck(
         scope: .source(SourcePlace(fileID: fileID, filePath: filePath, line: line, column: column)))
     let result = try await ExhaustiveCheck.$current.withValue(check, operation: operation)
-    check.finish()
+    await check.finishAfterFinalReads()
     return result
 }
 

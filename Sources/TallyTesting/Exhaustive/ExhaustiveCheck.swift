@@ -1,5 +1,14 @@
 import Tally
 
+/// A recorder whose recording lives outside the process and reads it only asynchronously: exhaustive mode
+/// awaits ``finalRead()`` when the test ends.
+protocol FinalReading: EventRecorder {
+    /// Reads what was recorded since the last read.
+    func finalRead() async throws
+    /// Whether the recorder already read everything there will ever be (its collector stopped).
+    var tookLastRead: Bool { get }
+}
+
 /// The check of exhaustive mode: every event and call recorded by the recorders created during a test must
 /// be accounted for by an expectation when the test ends.
 ///
@@ -43,10 +52,39 @@ final class ExhaustiveCheck: Sendable {
     }
 
     /// Reports, one issue per recorder and in the order they were created, what no expectation accounted
-    /// for.
+    /// for. A recorder that reads only asynchronously (a ``CollectorReader``) cannot be read here: unless
+    /// it took its last read as its collector stopped, it is reported as unread, never passed silently.
     func finish() {
         for entry in entries.current {
-            guard let message = entry.unaccountedMessage() else { continue }
+            var readFailure: String?
+            if case .events(let recorder as any FinalReading, _) = entry.subject, recorder.isExhaustive,
+                !recorder.tookLastRead
+            {
+                readFailure = """
+                    the synchronous withExhaustiveCheck cannot read a collector (that would block a thread \
+                    on the network), and the collector did not stop inside the check. Use \
+                    `await withExhaustiveCheck { ... }` or the .exhaustive trait, or stop the collector \
+                    (`await collector.stop()`) before the check ends.
+                    """
+            }
+            guard let message = entry.unaccountedMessage(readFailure: readFailure) else { continue }
+            report(message, createdAt: entry.place)
+        }
+    }
+
+    /// Reads each recorder that reads asynchronously (a ``CollectorReader``) once more, then reports as
+    /// ``finish()`` does.
+    func finishAfterFinalReads() async {
+        for entry in entries.current {
+            var readFailure: String?
+            if case .events(let recorder as any FinalReading, _) = entry.subject, recorder.isExhaustive {
+                do {
+                    try await recorder.finalRead()
+                } catch {
+                    readFailure = "\(error)"
+                }
+            }
+            guard let message = entry.unaccountedMessage(readFailure: readFailure) else { continue }
             report(message, createdAt: entry.place)
         }
     }

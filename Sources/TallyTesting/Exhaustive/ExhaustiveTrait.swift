@@ -64,7 +64,7 @@ public struct ExhaustiveTrait: TestTrait, SuiteTrait, TestScoping, Hashable {
             scope: .test(
                 fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column))
         try await ExhaustiveCheck.$current.withValue(check) { try await function() }
-        check.finish()
+        await check.finishAfterFinalReads()
     }
 }
 

@@ -35,7 +35,7 @@ func runCheckoutAgainst(_ url: URL, session: String) async throws {
     var request = URLRequest(url: url.appendingPathComponent("v1/track"))
     request.httpMethod = "POST"
     request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    request.setValue(session, forHTTPHeaderField: "Tally-Session")
+    request.setValue(session, forHTTPHeaderField: CollectorProtocol.sessionHeader)
     request.httpBody = Data(#"{"event": "Order Completed", "userId": "u1"}"#.utf8)
     let (_, response) = try await URLSession.shared.data(for: request)
     guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }

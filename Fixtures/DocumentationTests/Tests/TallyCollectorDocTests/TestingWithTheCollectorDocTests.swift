@@ -38,3 +38,15 @@ func uiTestAgainstARunningCollector() async {
     events.expectNothingElse()
     await collector.stop()
 }
+
+// "Exhaustive mode": the collector stops at the end of the body, and the reader takes its last read as it
+// stops. Run: it failed with "Cannot reach the collector" before stop() let readers read.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+@Test(.exhaustive) func checkoutSendsOnlyOrderCompleted() async throws {
+    let collector = try await Collector.start()
+    let events = CollectorReader(url: collector.url)
+    try await runCheckoutAgainst(collector.url, session: events.session)
+    await events.waitForEvent(.named("Order Completed"))
+    events.expectTracked(.named("Order Completed"))
+    await collector.stop()
+}

@@ -22,7 +22,8 @@ func uiTestWithACollectorURL(_ collectorURL: URL) async {
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 @Test func embeddedCollectorOnAFreePort() async throws {
     let collector = try await Collector.start()
-    defer { Task { await collector.stop() } }
     let events = CollectorReader(url: collector.url)
-    events.expectNothingElse()
+    try await events.refresh()
+    events.expectNoEvents()
+    await collector.stop()
 }
