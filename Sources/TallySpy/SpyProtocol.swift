@@ -36,6 +36,7 @@ import TallyTesting
 /// - ``recorder``
 ///
 /// ### Reading what was recorded
+/// - ``recordsPropertyReads``
 /// - ``calls``
 /// - ``calls(to:)``
 /// - ``clear()``
@@ -107,6 +108,25 @@ extension SpyProtocol {
     /// ```
     public func calls(to call: Call) -> [CallRecorder.Call] {
         _spy.recorder.all.filter(call.expected.matches)
+    }
+
+    /// Whether reading one of the spy's properties is recorded as a call. Default false.
+    ///
+    /// A read is how code gets at a property, not something it tells the real object: a screen that reads
+    /// `map.delegate` ten times has made no ten calls. So a spy answers reads (from a stub, or with the value
+    /// last set) without recording them, and ``expectNothingElse(fileID:filePath:line:column:)`` and
+    /// exhaustive mode never see them. Setters are always recorded (`.setDelegate(model)`), and so are
+    /// subscripts, whose arguments say something. Turn it on to expect reads like any call:
+    ///
+    /// ```swift
+    /// let map = MapViewProvidableSpy()
+    /// map.recordsPropertyReads = true
+    /// _ = map.delegate
+    /// map.expectCalled(.delegate)
+    /// ```
+    public var recordsPropertyReads: Bool {
+        get { _spy.recordsPropertyReads }
+        set { _spy.recordsPropertyReads = newValue }
     }
 
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the values

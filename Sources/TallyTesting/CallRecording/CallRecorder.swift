@@ -278,6 +278,13 @@ public final class CallRecorder: Sendable {
             .map { ($0.0, $0.2) }
     }
 
+    /// A call to `method` that is not recorded, with what TallySpy attached to the method: for a property
+    /// read the spy answers without recording it.
+    package func unrecordedCall(_ method: String, arguments: [Any?]) -> (call: Call, attachment: (any Sendable)?) {
+        let call = Call(method: method, arguments: arguments.map(Argument.init), order: -1)
+        return (call, state.withLock { $0.attachments[method] })
+    }
+
     /// Changes what is attached to `method` (see `recordCall`), or to every method when `method` is nil.
     package func updateAttachment(for method: String?, _ update: ((any Sendable)?) -> (any Sendable)?) {
         state.withLock { state in
