@@ -81,7 +81,7 @@ import Tally
 /// - ``hasCurrent``
 /// - ``withCurrent(_:operation:)``
 /// - ``withCurrent(_:isolation:operation:)``
-public final class CallRecorder: Sendable {
+public final class CallRecorder: CallExpecting {
     /// What a recorder does when a method that returns a value is called without a stub.
     public enum Mode: Sendable, Hashable {
         /// An unstubbed call reports an issue, then returns the default named at the call site.
@@ -89,6 +89,9 @@ public final class CallRecorder: Sendable {
         /// An unstubbed call returns the default named at the call site without reporting anything.
         case relaxed
     }
+
+    /// The recorder itself, where ``CallExpecting``'s expectations look.
+    public var recorder: CallRecorder { self }
 
     /// The mode this recorder was created with.
     public let mode: Mode
