@@ -75,7 +75,8 @@ extension SpyState {
         reading: Bool = false, throwing: E.Type
     ) async throws(E) -> R {
         do {
-            return try await answerAsyncThrowing(method, arguments, pattern: pattern, storedAs: getter, reading: reading)
+            return try await answerAsyncThrowing(
+                method, arguments, pattern: pattern, storedAs: getter, reading: reading)
         } catch {
             return try narrow(error, method, pattern, as: E.self)
         }

@@ -2,8 +2,8 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
-/// Everything `@Spy` refuses, each with a fix-it where one exists: the macro then generates nothing rather than code that
-/// does not compile.
+/// Everything `@Spy` refuses, each with a fix-it where one exists: the macro then generates nothing rather
+/// than code that does not compile.
 enum SpyDiagnostic: String {
     case notAProtocol
     case missingAssociatedType
