@@ -24,10 +24,7 @@ import TallyTesting
 /// (`CallRecorder.Argument(_:)`), so literals compare with what the spy received, and a
 /// closure argument compares as `CallRecorder.Argument.closure`: the calls leave closure
 /// parameters out.
-public protocol SpyCallProtocol: Sendable, Hashable, CustomStringConvertible {
-    /// The call as the recorder matches it: the member's recorded name, and its arguments or nil for any.
-    var expected: CallRecorder.ExpectedCall { get }
-
+public protocol SpyCallProtocol: ExpectableCall, Hashable {
     /// Wraps a call the recorder can match. The generated static members use it.
     init(_ expected: CallRecorder.ExpectedCall)
 }

@@ -36,16 +36,15 @@ import TallyTesting
 /// - ``recorder``
 ///
 /// ### Reading what was recorded
+/// - ``recordsPropertyReads``
 /// - ``calls``
 /// - ``calls(to:)``
 /// - ``clear()``
 ///
 /// ### Expecting calls
-/// - ``expectCalled(_:fileID:filePath:line:column:)``
-/// - ``expectNotCalled(_:fileID:filePath:line:column:)``
-/// - ``expectCount(_:of:fileID:filePath:line:column:)``
-/// - ``expectCalls(inOrder:fileID:filePath:line:column:)``
-/// - ``expectNothingElse(fileID:filePath:line:column:)``
+/// The expectations (`expectCalled`, `expectNotCalled`, `expectCount(_:of:)`, `expectCalls(inOrder:)`,
+/// `expectNothingElse()`) are `CallExpecting`'s, from TallyTesting, with ``Call`` as the call type: the
+/// same ones, with the same messages, as `CallRecorder`'s.
 /// - ``waitForCalls(_:of:timeout:clock:fileID:filePath:line:column:)``
 ///
 /// ### Stubbing answers
@@ -59,7 +58,7 @@ import TallyTesting
 /// - ``withStaticCalls(_:)``
 /// - ``withStaticCalls(isolation:_:)``
 
-public protocol SpyProtocol: AnyObject, Sendable {
+public protocol SpyProtocol: CallExpecting, AnyObject, Sendable where ExpectedCall == Call {
     /// The spy's calls as tests write them: `.fetch(id: 1)`, `.fetch` (see ``SpyCallProtocol``).
     associatedtype Call: SpyCallProtocol
 
@@ -107,6 +106,25 @@ extension SpyProtocol {
     /// ```
     public func calls(to call: Call) -> [CallRecorder.Call] {
         _spy.recorder.all.filter(call.expected.matches)
+    }
+
+    /// Whether reading one of the spy's properties is recorded as a call. Default false.
+    ///
+    /// A read is how code gets at a property, not something it tells the real object: a screen that reads
+    /// `map.delegate` ten times has made no ten calls. So a spy answers reads (from a stub, or with the value
+    /// last set) without recording them, and `expectNothingElse()` and
+    /// exhaustive mode never see them. Setters are always recorded (`.setDelegate(model)`), and so are
+    /// subscripts, whose arguments say something. Turn it on to expect reads like any call:
+    ///
+    /// ```swift
+    /// let map = MapViewProvidableSpy()
+    /// map.recordsPropertyReads = true
+    /// _ = map.delegate
+    /// map.expectCalled(.delegate)
+    /// ```
+    public var recordsPropertyReads: Bool {
+        get { _spy.recordsPropertyReads }
+        set { _spy.recordsPropertyReads = newValue }
     }
 
     /// Forgets the recorded calls (and which of them expectations have accounted for). Stubs and the values

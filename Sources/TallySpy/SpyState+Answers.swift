@@ -12,27 +12,32 @@ import TallyTesting
 /// - `pattern`: the name of the member's call with any arguments (`fetch` for `.fetch`), for messages.
 /// - `storedAs`: for a getter, the member whose setter stores values (the getter's own name).
 /// - `storing`: for a setter, the getter's name: the last argument is stored for it.
+/// - `reading`: for a property's getter: the read is recorded only if the spy records property reads
+///   (``SpyProtocol/recordsPropertyReads``); its stubs answer either way.
+/// - `weakly`: for the setter of an optional property: a class instance is held weakly, as a delegate is.
 extension SpyState {
     /// Answers a call to a synchronous member that cannot throw.
     public func answer<R>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        storing setter: String? = nil
+        reading: Bool = false, storing setter: String? = nil, weakly: Bool = false
     ) -> R {
-        evaluate(resolve(method, arguments, getter, setter, R.self), pattern)
+        evaluate(resolve(method, arguments, getter, setter, R.self, reading: reading, weakly: weakly), pattern)
     }
 
     /// Answers a call to a synchronous member that `throws`.
     public func answerThrowing<R>(
-        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil
+        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
+        reading: Bool = false
     ) throws -> R {
-        try evaluateThrowing(resolve(method, arguments, getter, nil, R.self), pattern)
+        try evaluateThrowing(resolve(method, arguments, getter, nil, R.self, reading: reading), pattern)
     }
 
     /// Answers a call to an `async` member that cannot throw.
     public func answerAsync<R>(
-        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil
+        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
+        reading: Bool = false
     ) async -> R {
-        let resolution = resolve(method, arguments, getter, nil, R.self)
+        let resolution = resolve(method, arguments, getter, nil, R.self, reading: reading)
         guard case .stub(let stub, let recorded, let passed) = resolution, case .async(let body) = stub.answer else {
             return evaluate(resolution, pattern)
         }
@@ -48,9 +53,10 @@ extension SpyState {
 
     /// Answers a call to an `async throws` member.
     public func answerAsyncThrowing<R>(
-        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil
+        _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
+        reading: Bool = false
     ) async throws -> R {
-        let resolution = resolve(method, arguments, getter, nil, R.self)
+        let resolution = resolve(method, arguments, getter, nil, R.self, reading: reading)
         guard case .stub(let stub, let recorded, let passed) = resolution, case .async(let body) = stub.answer else {
             return try evaluateThrowing(resolution, pattern)
         }
@@ -66,28 +72,29 @@ extension SpyState {
     /// type from a stub is reported, and the default returned.
     public func answerAsyncThrowing<R, E: Error>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        throwing: E.Type
+        reading: Bool = false, throwing: E.Type
     ) async throws(E) -> R {
         do {
-            return try await answerAsyncThrowing(method, arguments, pattern: pattern, storedAs: getter)
+            return try await answerAsyncThrowing(
+                method, arguments, pattern: pattern, storedAs: getter, reading: reading)
         } catch {
             return try narrow(error, method, pattern, as: E.self)
         }
     }
 
-    /// The synchronous form of ``answerAsyncThrowing(_:_:pattern:storedAs:throwing:)``.
+    /// The synchronous form of ``answerAsyncThrowing(_:_:pattern:storedAs:reading:throwing:)``.
     public func answerThrowing<R, E: Error>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        throwing: E.Type
+        reading: Bool = false, throwing: E.Type
     ) throws(E) -> R {
         do {
-            return try answerThrowing(method, arguments, pattern: pattern, storedAs: getter)
+            return try answerThrowing(method, arguments, pattern: pattern, storedAs: getter, reading: reading)
         } catch {
             return try narrow(error, method, pattern, as: E.self)
         }
     }
 
-    /// Ends a call to a `rethrows` member: `result` is what ``answerThrowing(_:_:pattern:storedAs:)``
+    /// Ends a call to a `rethrows` member: `result` is what ``answerThrowing(_:_:pattern:storedAs:reading:)``
     /// answered, inside `withoutActuallyEscaping`, which cannot throw in a `rethrows` member.
     ///
     /// It throws only when `closure`, the member's first throwing closure parameter, can throw (`E` is then
@@ -151,12 +158,20 @@ extension SpyState {
     }
 
     func resolve<R>(
-        _ method: String, _ arguments: [Any?], _ getter: String?, _ setter: String?, _: R.Type
+        _ method: String, _ arguments: [Any?], _ getter: String?, _ setter: String?, _: R.Type,
+        reading: Bool = false, weakly: Bool = false
     ) -> Resolution<R> {
-        guard let (call, stubs) = record(method, arguments) else { return .unstubbed(nil) }
-        if let setter {
+        var recording = arguments
+        if setter != nil, let last = recording.indices.last {
+            // A setter's value is recorded by identity when it is an object: a delegate's dump is a whole
+            // object graph, with locks and addresses.
+            recording[last] = CallRecorder.Argument.byIdentity(recording[last])
+        }
+        let recorded = reading && !recordsPropertyReads ? peek(method, recording) : record(method, recording)
+        guard let (call, stubs) = recorded else { return .unstubbed(nil) }
+        if let setter, let newValue = Self.passed(arguments).last {
             let key = StoredKey(member: setter, index: Array(call.arguments.dropLast()))
-            let value = StoredValue(value: Self.passed(arguments).last as Any)
+            let value = StoredValue(newValue, weakly: weakly)
             storage.withLock { $0.stored[key] = value }
         }
         if let stub = stubs.last(where: { $0.arguments == call.arguments }) ?? stubs.last(where: { $0.arguments == nil }) {
@@ -164,14 +179,13 @@ extension SpyState {
         }
         if let getter {
             let key = StoredKey(member: getter, index: call.arguments)
-            if let stored = storage.withLock({ $0.stored[key] }), let value = stored.value as? R {
+            if let stored = storage.withLock({ $0.stored[key] }), let value = stored.current as? R {
                 return .value(value)
             }
         }
         return .unstubbed(call)
     }
 
-    /// The answer of a synchronous member that cannot throw, once the call is recorded.
     func evaluate<R>(_ resolution: Resolution<R>, _ pattern: String) -> R {
         guard case .stub(let stub, let call, let passed) = resolution else {
             if case .value(let value) = resolution { return value }

@@ -5,9 +5,9 @@ import Tally
 /// What a generated spy holds: its ``CallRecorder``, its stubs and the values set on its properties.
 ///
 /// `@Spy` gives every spy one `SpyState` and implements each requirement with one call into it (see
-/// ``answer(_:_:pattern:storedAs:storing:)`` and its relatives), so the spy itself has no mutable state. Tests use
-/// the spy's own API (``SpyProtocol``) instead; this type is public because the generated code lives in the
-/// test's module.
+/// ``answer(_:_:pattern:storedAs:reading:storing:weakly:)`` and its relatives), so the spy itself has no
+/// mutable state. Tests use the spy's own API (``SpyProtocol``) instead; this type is public because the
+/// generated code lives in the test's module.
 ///
 /// Thread safety: the recorder, the stubs and the stored values are each guarded by a lock, so calls,
 /// stubs and expectations may happen on any thread at once.
@@ -43,8 +43,39 @@ public final class SpyState: Sendable {
     /// to the getter exactly as it was set, which is what the real property would do. `@unchecked Sendable`:
     /// the spy only stores and reads it inside `storage`'s lock and never touches the value itself; sharing it
     /// across threads is the code under test's choice, as it would be with the real property.
+    ///
+    /// A class instance set on an optional property is held weakly, as UIKit holds a delegate: the spy
+    /// never keeps it alive, and the getter answers nil once it is gone.
     struct StoredValue: @unchecked Sendable {
-        var value: Any
+        private let strong: Any?
+        private weak var object: AnyObject?
+        private let isWeak: Bool
+
+        init(_ value: Any, weakly: Bool) {
+            if weakly, Swift.type(of: value) is AnyClass {
+                strong = nil
+                object = value as AnyObject
+                isWeak = true
+            } else {
+                strong = value
+                isWeak = false
+            }
+        }
+
+        /// The value as it was set, or nil (`Optional<Any>.none`) for a weakly held object that is gone.
+        var current: Any {
+            guard isWeak else { return strong as Any }
+            guard let object else { return Optional<Any>.none as Any }
+            return object
+        }
+    }
+
+    /// Whether the getters of properties record their reads; see `SpyProtocol.recordsPropertyReads`.
+    let readsRecorded = Locked(false)
+
+    var recordsPropertyReads: Bool {
+        get { readsRecorded.current }
+        set { readsRecorded.withLock { $0 = newValue } }
     }
 
     /// Creates the state of a new spy. Generated spies call it from their initializer.
@@ -96,6 +127,17 @@ public final class SpyState: Sendable {
                 method, arguments: recorded, fileID: location.fileID, filePath: location.filePath,
                 line: location.line, column: location.column)
         else { return nil }
+        return (call, attachment as? [Stub] ?? [])
+    }
+
+    /// A property read the spy does not record: the call as messages would show it, with the stubs of its
+    /// member; nil for the stand-in, which reports the read.
+    func peek(_ method: String, _ arguments: [Any?]) -> (call: CallRecorder.Call, stubs: [Stub])? {
+        guard !isStandIn else {
+            report(Self.noInstalledSpyMessage(spy: spyName, method: method))
+            return nil
+        }
+        let (call, attachment) = recorder.unrecordedCall(method, arguments: arguments)
         return (call, attachment as? [Stub] ?? [])
     }
 

@@ -2,8 +2,8 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
-/// Everything `@Spy` refuses, each with a fix-it: the macro then generates nothing rather than code that
-/// does not compile.
+/// Everything `@Spy` refuses, each with a fix-it where one exists: the macro then generates nothing rather
+/// than code that does not compile.
 enum SpyDiagnostic: String {
     case notAProtocol
     case missingAssociatedType
@@ -12,6 +12,7 @@ enum SpyDiagnostic: String {
     case restatingNotAName
     case objcProtocol
     case optionalRequirement
+    case inoutParameter
 
     func message(_ detail: String = "") -> String {
         switch self {
@@ -30,6 +31,10 @@ enum SpyDiagnostic: String {
             return "@Spy cannot generate a spy for an @objc protocol (its spy would have to be an NSObject)"
         case .optionalRequirement:
             return "@Spy cannot implement optional requirements: the spy's implementation would not be used"
+        case .inoutParameter:
+            return "@Spy cannot spy on the inout parameter '\(detail)': a stub could not write through it, so the "
+                + "spy would hide what the real member does; take the value and return the new one, or write "
+                + "this spy by hand on CallRecorder"
         }
     }
 

@@ -47,8 +47,12 @@ extension SpyGenerator {
             "\(SpyGenerator.names(label: argument.label, name: argument.name)): \(argument.callType)"
                 + (argument.isVariadic ? "..." : "")
         }
-        let values = call.arguments.map { argument -> String in
+        let values = call.arguments.enumerated().map { index, argument -> String in
             if argument.isClosure { return "TallyTesting.CallRecorder.Argument.closure" }
+            // A setter's value compares as the spy records it: a class instance by identity.
+            if call.role == .setter, index == call.arguments.count - 1 {
+                return "TallyTesting.CallRecorder.Argument.byIdentity(\(argument.name))"
+            }
             if argument.isOptionalClosure { return "TallyTesting.CallRecorder.Argument.closure(\(argument.name))" }
             return argument.name
         }

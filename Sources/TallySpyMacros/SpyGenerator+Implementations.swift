@@ -70,12 +70,13 @@ extension SpyGenerator {
 
     private func accessors(_ requirement: Requirement, _ calls: [CallName]) -> String {
         let storage = requirement.hasSetter ? calls[0].recorded : nil
-        let getter = body(requirement, calls[0], storedAs: storage)
+        let getter = body(requirement, calls[0], storedAs: storage, reading: !requirement.isSubscript)
         let effects = requirement.getterEffects.isEmpty ? "" : " " + requirement.getterEffects
         var text = "get\(effects) {\n\(getter.indented())\n}"
         if calls.count > 1, let storage {
             let setter = entry(
-                receiver(requirement), "answer", calls[1], storing: storage, arguments: calls[1].arguments)
+                receiver(requirement), "answer", calls[1], storing: storage, arguments: calls[1].arguments,
+                weakly: requirement.isOptional)
             text += "\nset {\n    \(setter) as Void\n}"
         }
         return text
@@ -111,8 +112,8 @@ extension SpyGenerator {
     /// must call them before it returns. A `rethrows` member answers inside `result { }`, which cannot throw,
     /// then rethrows through `rethrow(_:from:_:pattern:)`, whose thrown type is the closure's.
     private func body(
-        _ requirement: Requirement, _ call: CallName, storedAs storage: String? = nil, receiver: String? = nil,
-        assign: Bool = false
+        _ requirement: Requirement, _ call: CallName, storedAs storage: String? = nil, reading: Bool = false,
+        receiver: String? = nil, assign: Bool = false
     ) -> String {
         let receiver = receiver ?? self.receiver(requirement)
         let introducer = assign ? "let _: Void = " : "return "
@@ -123,7 +124,7 @@ extension SpyGenerator {
         if requirement.throwing == .rethrows, let rethrown = requirement.parameters.first(where: \.isThrowingClosure) {
             let answer = entry(
                 receiver, isAsync ? "answerAsyncThrowing" : "answerThrowing", call, storedAs: storage,
-                parameters: requirement.parameters)
+                reading: reading, parameters: requirement.parameters)
             let awaiting = isAsync ? "await " : ""
             var text = "\(awaiting)\(receiver).result { try \(awaiting)\(answer) }"
             for closure in nonEscaping.reversed() {
@@ -148,7 +149,8 @@ extension SpyGenerator {
         var text =
             marker
             + entry(
-                receiver, name, call, storedAs: storage, parameters: requirement.parameters, throwing: typedError)
+                receiver, name, call, storedAs: storage, reading: reading, parameters: requirement.parameters,
+                throwing: typedError)
         for closure in nonEscaping.reversed() {
             let effects = typedError.map { " throws(\($0))" } ?? ""
             text = "\(marker)withoutActuallyEscaping(\(closure.name)) { (\(closure.name))\(effects) in\n\(text.indented())\n}"
@@ -159,8 +161,8 @@ extension SpyGenerator {
     /// `receiver.name("fetch(id:)", [id], pattern: "fetch")`.
     private func entry(
         _ receiver: String, _ name: String, _ call: CallName, storedAs storage: String? = nil,
-        storing: String? = nil, arguments: [CallName.Argument]? = nil, parameters: [Parameter] = [],
-        throwing typedError: String? = nil
+        reading: Bool = false, storing: String? = nil, arguments: [CallName.Argument]? = nil,
+        parameters: [Parameter] = [], weakly: Bool = false, throwing typedError: String? = nil
     ) -> String {
         let list: String
         if let arguments {
@@ -170,7 +172,9 @@ extension SpyGenerator {
         }
         var text = "\(receiver).\(name)(\(quoted(call.recorded)), \(list), pattern: \(quoted(naming.name(of: call)))"
         if let storage { text += ", storedAs: \(quoted(storage))" }
+        if reading { text += ", reading: true" }
         if let storing { text += ", storing: \(quoted(storing))" }
+        if weakly { text += ", weakly: true" }
         if let typedError { text += ", throwing: \(typedError).self" }
         return text + ")"
     }
@@ -198,9 +202,20 @@ extension Requirement {
         if case .subscript = kind { return true }
         return false
     }
+
+    /// Whether the member's type is written as an optional (`T?`, `Optional<T>`): its setter holds a class
+    /// instance weakly, as a delegate property does.
+    var isOptional: Bool {
+        guard let type = returnType?.trimmingSpaces else { return false }
+        return type.hasSuffix("?") || type.hasPrefix("Optional<") || type.hasPrefix("Swift.Optional<")
+    }
 }
 
 extension String {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+
     var trimmed: String {
         var text = self
         while text.last == " " { text.removeLast() }

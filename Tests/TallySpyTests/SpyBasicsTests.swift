@@ -16,9 +16,9 @@ import Testing
         users.expectCalled(.fetch(id: 1))
         users.expectCalled(.log("loaded"))
         users.expectCalled(.setTitle("Profile"))
-        users.expectCalled(.title)
         users.expectNothingElse()
-        #expect(users.calls.map(\.description) == ["fetch(id: 1)", "log(\"loaded\")", "setTitle(\"Profile\")", "title"])
+        // Reading `title` is not a call (see SpyFacadeTests).
+        #expect(users.calls.map(\.description) == ["fetch(id: 1)", "log(\"loaded\")", "setTitle(\"Profile\")"])
     }
 
     @Test func staticCallsRecordIntoTheInstalledSpy() {

@@ -84,6 +84,7 @@ import Testing
     @MainActor
     @Test func aMainActorProtocolGetsAMainActorSpy() {
         let delegate = ScreenDelegateSpy()
+        delegate.recordsPropertyReads = true
         delegate.didAppear("Home")
         delegate.title = "Home"
         #expect(delegate.title == "Home")
@@ -146,17 +147,15 @@ import Testing
         #expect(throws: StoreError(code: 3)) { try database.validate("x") }
     }
 
-    @Test func variadicAndInoutArgumentsAreRecordedAsTheyCame() {
+    @Test func variadicArgumentsAreRecordedAsTheyCame() {
         let database = DatabaseSpy()
         database.log("a", "b")
-        var value = 1
-        database.adjust(&value)
         database.expectCalled(.log("a", "b"))
-        database.expectCalled(.adjust(1))
     }
 
     @Test func staticsInitializersAndStaticSubscriptsRecordIntoTheInstalledSpy() {
         let sdk = FeedbackSDKSpy()
+        sdk.recordsPropertyReads = true
         sdk.stub(.subscript("retries"), returning: 3)
         let made = sdk.withStaticCalls { () -> FeedbackSDKSpy in
             FeedbackSDKSpy.loadForm("form-1")

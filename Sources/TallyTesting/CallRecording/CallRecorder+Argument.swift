@@ -28,6 +28,9 @@ extension CallRecorder {
         /// Any other argument, as the text `customDump` writes for it, for example
         /// `MenuItem(name: "Pizza", price: 9.5)`.
         case dump(String)
+        /// A class instance recorded by identity (see ``byIdentity(_:)``): it equals an argument made from the
+        /// same object and shows as its type name, `<MapScreenModel>`, never its fields or its address.
+        case instance(type: String, id: ObjectIdentifier)
 
         /// Converts an argument as the recorder does: a ``CallRecorder/Argument`` stays as it is, a
         /// JSON-like value becomes ``value(_:)``, anything else ``dump(_:)``.
@@ -82,6 +85,26 @@ extension CallRecorder {
                 return .array(elements)
             }
             return nil
+        }
+
+        /// Converts an argument as ``init(_:)`` does, except that a class instance becomes
+        /// ``instance(type:id:)``: what `@Spy` records for the value given to a property's setter, such as a
+        /// delegate, whose dump would hold a whole object graph, locks and addresses.
+        ///
+        /// ```swift
+        /// CallRecorder.Argument.byIdentity(screenModel)  // .instance(type: "MapScreenModel", id: ...)
+        /// CallRecorder.Argument.byIdentity("Home")       // .value("Home")
+        /// ```
+        ///
+        /// The recorder keeps no reference to the object, so an identifier may be reused by an object created
+        /// after this one is freed.
+        public static func byIdentity(_ argument: Any?) -> Argument {
+            // A Foundation object such as NSString or NSNumber stays a value.
+            guard let argument, Swift.type(of: argument) is AnyClass, PropertyValue(any: argument) == nil else {
+                return Argument(argument)
+            }
+            let object = argument as AnyObject
+            return .instance(type: String(describing: Swift.type(of: argument)), id: ObjectIdentifier(object))
         }
 
         /// The JSON-like value, if this is ``value(_:)``.
@@ -140,6 +163,7 @@ extension CallRecorder.Argument: CustomStringConvertible {
         switch self {
         case .value(let value): return Self.swiftText(value)
         case .dump(let text): return Self.oneLine(text)
+        case .instance(let type, _): return "<\(type)>"
         }
     }
 
@@ -186,6 +210,7 @@ extension CallRecorder.Argument: CustomDumpRepresentable {
         switch self {
         case .value(let value): return Self.swiftValue(value)
         case .dump(let text): return DumpText(text: text)
+        case .instance(let type, _): return DumpText(text: "<\(type)>")
         }
     }
 

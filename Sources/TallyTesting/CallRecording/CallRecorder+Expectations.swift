@@ -203,8 +203,8 @@ extension CallRecorder {
     ///
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
-    public func expectCalls(
-        inOrder expected: [ExpectedCall],
+    package func expectCalls(
+        matchingInOrder expected: [ExpectedCall],
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
@@ -269,7 +269,7 @@ extension CallRecorder {
     ///
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
-    public func expectNothingElse(
+    package func expectNothingElseRecorded(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,

@@ -76,6 +76,8 @@ extension CallRecorder {
             switch pair {
             case (.value(let lhs), .value(let rhs)): return sum + similarity(lhs, rhs)
             case (.dump(let lhs), .dump(let rhs)): return sum + (lhs == rhs ? 1 : similarity(lhs, rhs) * 0.9)
+            case (.instance(let lhsType, let lhs), .instance(let rhsType, let rhs)):
+                return sum + (lhs == rhs ? 1 : lhsType == rhsType ? 0.9 : 0)
             default: return sum
             }
         }

@@ -81,7 +81,7 @@ import Tally
 /// - ``hasCurrent``
 /// - ``withCurrent(_:operation:)``
 /// - ``withCurrent(_:isolation:operation:)``
-public final class CallRecorder: Sendable {
+public final class CallRecorder: CallExpecting {
     /// What a recorder does when a method that returns a value is called without a stub.
     public enum Mode: Sendable, Hashable {
         /// An unstubbed call reports an issue, then returns the default named at the call site.
@@ -89,6 +89,9 @@ public final class CallRecorder: Sendable {
         /// An unstubbed call returns the default named at the call site without reporting anything.
         case relaxed
     }
+
+    /// The recorder itself, where ``CallExpecting``'s expectations look.
+    public var recorder: CallRecorder { self }
 
     /// The mode this recorder was created with.
     public let mode: Mode
@@ -276,6 +279,13 @@ public final class CallRecorder: Sendable {
     ) -> (call: Call, attachment: (any Sendable)?)? {
         appendWithAttachment(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))
             .map { ($0.0, $0.2) }
+    }
+
+    /// A call to `method` that is not recorded, with what TallySpy attached to the method: for a property
+    /// read the spy answers without recording it.
+    package func unrecordedCall(_ method: String, arguments: [Any?]) -> (call: Call, attachment: (any Sendable)?) {
+        let call = Call(method: method, arguments: arguments.map(Argument.init), order: -1)
+        return (call, state.withLock { $0.attachments[method] })
     }
 
     /// Changes what is attached to `method` (see `recordCall`), or to every method when `method` is nil.

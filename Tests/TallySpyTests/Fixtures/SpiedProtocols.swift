@@ -104,7 +104,6 @@ protocol Database {
     func each(_ body: (Int) -> Void)
     func asyncWork(_ body: () async throws -> Void) async rethrows
     func log(_ items: String...)
-    func adjust(_ value: inout Int)
 }
 
 /// Static members, an initializer and a static subscript.

@@ -1,16 +1,49 @@
-import TallyTesting
-
-/// Expectations on a spy's calls.
+/// A call a test can expect, as a recorder matches it: a method, with given arguments or with any.
 ///
-/// They are `CallRecorder`'s expectations with typed calls: each checks the calls recorded so
-/// far and, when that fails, reports exactly one issue through IssueReporting at the caller's `fileID`,
-/// `filePath`, `line` and `column`, in Swift Testing and XCTest alike. The message says what was expected,
-/// lists the recorded calls and shows a CustomDump diff against the closest recorded call.
+/// ``CallRecorder/ExpectedCall`` is one (`"logEvent(named:properties:)"`,
+/// `.call("logEvent(named:properties:)", with: "test", nil)`), and so is every call type `@Spy` generates
+/// (`.fetch(id: 1)`, `.fetch`).
+public protocol ExpectableCall: Sendable, CustomStringConvertible {
+    /// The call as the recorder matches it: the member's recorded name, and its arguments or nil for any.
+    var expected: CallRecorder.ExpectedCall { get }
+}
+
+extension CallRecorder.ExpectedCall: ExpectableCall {
+    /// The call itself.
+    public var expected: CallRecorder.ExpectedCall { self }
+}
+
+/// Anything that records calls on a ``CallRecorder`` and spells them with a call type of its own: it gets
+/// the recorder's expectations, written once, for that type.
+///
+/// ``CallRecorder`` adopts it with ``CallRecorder/ExpectedCall`` (method names and arguments), and every
+/// spy `@Spy` generates adopts it with its typed `Call`:
+///
+/// ```swift
+/// hippo.calls.expectCalls(inOrder: ["setDelegate(_:)", .call("loadFeedbackForm(_:)", with: "some-id")])
+/// users.expectCalled(.fetch(id: 1))
+/// users.expectNothingElse()
+/// ```
+///
+/// Each expectation checks the calls recorded so far and, when that fails, reports exactly one issue
+/// through IssueReporting at the caller's `fileID`, `filePath`, `line` and `column`, in Swift Testing and
+/// XCTest alike. The message says what was expected, lists the recorded calls and shows a CustomDump diff
+/// against the closest recorded call.
 ///
 /// A passing expectation accounts for the calls it matched, so
-/// ``SpyProtocol/expectNothingElse(fileID:filePath:line:column:)`` fails on any call no expectation
+/// ``expectNothingElse(fileID:filePath:line:column:)`` and exhaustive mode fail on any call no expectation
 /// mentioned. Each returns whether it held, which a test may ignore.
-extension SpyProtocol {
+///
+/// To adopt it, name the call type and return the recorder that holds the calls.
+public protocol CallExpecting: Sendable {
+    /// How a test spells a call: ``CallRecorder/ExpectedCall`` for a recorder, `Call` for a generated spy.
+    associatedtype ExpectedCall: ExpectableCall
+
+    /// The recorder that holds the calls the expectations check.
+    var recorder: CallRecorder { get }
+}
+
+extension CallExpecting {
     /// Expects at least one call that `call` matches: `.fetch(id: 1)` for these arguments, `.fetch` for any.
     ///
     /// ```swift
@@ -30,14 +63,13 @@ extension SpyProtocol {
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
     public func expectCalled(
-        _ call: Call,
+        _ call: ExpectedCall,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        _spy.recorder.expectCalled(
-            matching: call.expected, fileID: fileID, filePath: filePath, line: line, column: column)
+        recorder.expectCalled(matching: call.expected, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// Expects no call that `call` matches: no call to the member at all (`.fetch`), or none with these
@@ -56,13 +88,13 @@ extension SpyProtocol {
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
     public func expectNotCalled(
-        _ call: Call,
+        _ call: ExpectedCall,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        _spy.recorder.expectNotCalled(
+        recorder.expectNotCalled(
             matching: call.expected, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -86,13 +118,13 @@ extension SpyProtocol {
     @discardableResult
     public func expectCount(
         _ count: Int,
-        of call: Call? = nil,
+        of call: ExpectedCall? = nil,
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        _spy.recorder.expectCount(
+        recorder.expectCount(
             count, matching: call?.expected, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -100,9 +132,11 @@ extension SpyProtocol {
     ///
     /// ```swift
     /// sdk.expectCalls(inOrder: [.setDelegate, .loadForm("some-id")])
+    /// hippo.calls.expectCalls(inOrder: ["setDelegate(_:)", .call("loadFeedbackForm(_:)", with: "some-id")])
     /// ```
     ///
-    /// Follow it with ``expectNothingElse(fileID:filePath:line:column:)`` to say these are the only calls.
+    /// Accounts for the calls it matched, the earliest ones that fit the order. Follow it with
+    /// ``expectNothingElse(fileID:filePath:line:column:)`` to say these are the only calls.
     ///
     /// - Parameters:
     ///   - calls: The calls expected, in order.
@@ -113,17 +147,21 @@ extension SpyProtocol {
     /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
     @discardableResult
     public func expectCalls(
-        inOrder calls: [Call],
+        inOrder calls: [ExpectedCall],
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        _spy.recorder.expectCalls(
-            inOrder: calls.map(\.expected), fileID: fileID, filePath: filePath, line: line, column: column)
+        recorder.expectCalls(
+            matchingInOrder: calls.map(\.expected), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// Expects that every recorded call was accounted for by an earlier expectation on this spy.
+    /// Expects that every recorded call was accounted for by an earlier expectation.
+    ///
+    /// The spy counterpart of "nothing else was logged": after the expectations a test cares about, it
+    /// fails on any call they did not mention, including a call made twice where it was expected once.
+    /// ``expectNotCalled(_:fileID:filePath:line:column:)`` and failing expectations account for nothing.
     ///
     /// ```swift
     /// users.expectCalled(.fetch(id: 1))
@@ -143,6 +181,6 @@ extension SpyProtocol {
         line: UInt = #line,
         column: UInt = #column
     ) -> Bool {
-        _spy.recorder.expectNothingElse(fileID: fileID, filePath: filePath, line: line, column: column)
+        recorder.expectNothingElseRecorded(fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
