@@ -26,19 +26,7 @@ import Testing
             first.close()
         }
         let file = harness.folder.file("queue.sqlite")
-        do {
-            // Everything into the main file, then a page in its middle overwritten, as a bad sector would.
-            let database = try DatabaseQueue(path: file.path)
-            _ = try await database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-            try database.close()
-        }
-        let handle = try FileHandle(forUpdating: file)
-        let pages = try handle.seekToEnd() / 4096
-        #expect(pages > 10)
-        try handle.seek(toOffset: (pages / 2) * 4096)
-        handle.write(Data(repeating: 0xA5, count: 4096))
-        try handle.close()
-
+        try await damageAPageInTheMiddle(of: file)
         let second = harness.destination()
         let queued = second.statistics.queuedEvents
         #expect(second.statistics.isDurable)
@@ -68,6 +56,52 @@ import Testing
         await third.flushed()
         #expect(harness.transport.sent.last?.numbers == [304])
         #expect(harness.reports.codes == [.storageFailed])
+    }
+
+    @Test func aReadThatFindsTheFileDamagedSetsItAsideAndCountsWhatWasLost() async throws {
+        let harness = try Harness(durable: true)
+        do {
+            let first = harness.destination()
+            try await harness.receiveAndCommit(1...300, into: first, padding: 200)
+            first.close()
+        }
+        let second = harness.destination()  // sound when it opens
+        defer { second.close() }
+        #expect(second.statistics.queuedEvents == 300)
+        try await damageAPageInTheMiddle(of: harness.folder.file("queue.sqlite"))
+        try harness.receive(301...301, into: second)
+        await second.flushed()  // a read meets the damaged page
+
+        let statistics = second.statistics
+        let lost = statistics.dropped[.storageFailed] ?? 0
+        #expect(lost > 0 && lost < 100, "lost \(lost)")
+        #expect(statistics.dropped == [.storageFailed: lost])
+        #expect(harness.reports.drops == [.storageFailed: lost])
+        #expect(statistics.delivered + lost == 301)
+        #expect(statistics.queuedEvents == 0)
+        #expect(statistics.isDurable)
+        let numbers = Set(harness.transport.sent.flatMap(\.numbers))
+        #expect(numbers.count == 301 - lost)
+        #expect(numbers.contains(1) && numbers.contains(301))
+        let names = try setAside(in: harness)
+        #expect(names.count == 1)
+        let problem = try #require(harness.reports.problems.first { $0.code == .storageFailed })
+        #expect(names.allSatisfy { problem.message.contains($0) }, "\(problem.message)")
+    }
+
+    /// Moves everything into the main file, then overwrites a page in its middle, as a bad sector would.
+    private func damageAPageInTheMiddle(of file: URL) async throws {
+        do {
+            let database = try DatabaseQueue(path: file.path)
+            _ = try await database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            try database.close()
+        }
+        let handle = try FileHandle(forUpdating: file)
+        let pages = try handle.seekToEnd() / 4096
+        #expect(pages > 10)
+        try handle.seek(toOffset: (pages / 2) * 4096)
+        handle.write(Data(repeating: 0xA5, count: 4096))
+        try handle.close()
     }
 
     @Test(arguments: ["garbage", "directory"])
