@@ -104,7 +104,7 @@ final class EventQueue: @unchecked Sendable {
                     "The queue's database could not be opened (\(error)); it is left as it is, and events are queued in memory and will not survive the app"
                 )
             }
-            // Whatever opens read-only is kept: the rows before and after a damaged page.
+            // Whatever can still be read is kept: the rows before and after a damaged page.
             let salvaged: [Message] = {
                 guard let damaged = try? DatabaseQueue(path: file.path) else { return [] }
                 defer { try? damaged.close() }
@@ -144,7 +144,10 @@ final class EventQueue: @unchecked Sendable {
     private func replace(
         _ store: inout Store, salvaged: [Message], because error: any Error, stamp: String
     ) -> String {
-        guard let file else { return "The queue's database failed (\(error))" }
+        guard let file else {
+            try? Self.insert(salvaged, into: store.database)
+            return "The queue's in-memory database failed (\(error)); \(salvaged.count) events it still held were kept"
+        }
         let kept = "\(salvaged.count) events it still held were kept"
         let aside: String?
         do {
