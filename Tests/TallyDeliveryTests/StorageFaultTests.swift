@@ -218,6 +218,18 @@ import Testing
         let refused = sent.filter { $0.messages.count > 25 }.map(\.messages.count)
         #expect(refused == [100, 50], "413s: \(refused)")
     }
+
+    @Test func theBatchSizeGrowsBackSlowlyAfterA413() async throws {
+        let harness = try Harness([.status(413)])
+        let destination = harness.destination()
+        defer { destination.close() }
+        try await harness.receiveAndCommit(1...1_000, into: destination)
+        await destination.flushed()
+        #expect(destination.statistics.delivered == 1_000)
+        let sizes = harness.transport.sent.map(\.messages.count)
+        // 50 fitted: ten batches of 50, then a quarter more.
+        #expect(Array(sizes.prefix(14)) == [100, 50, 50] + Array(repeating: 50, count: 10) + [62], "\(sizes)")
+    }
 }
 
 /// Refuses every commit with `SQLITE_FULL` while ``full`` is set, as SQLite does on a full disk.

@@ -91,7 +91,8 @@ public struct DestinationDiagnostics: Sendable, Hashable {
     /// Events the destination had taken (counted in ``delivered``) and dropped afterwards, by reason: a
     /// destination that queues events and sends them later reports these through
     /// ``DeliveryContext/reportDropped(_:reason:problem:)``, such as ``DropReason/queueFull``,
-    /// ``DropReason/refusedByServer`` or ``DropReason/retriesExhausted``. A durable queue may also drop events
+    /// ``DropReason/refusedByServer``, ``DropReason/retriesExhausted``, ``DropReason/storageFull`` or
+    /// ``DropReason/storageFailed``. A durable queue may also drop events
     /// that an earlier run of the app delivered to it, so these are not part of
     /// ``Diagnostics/accounted(at:)``.
     public var droppedAfterDelivery: [DropReason: Int] = [:]
