@@ -42,9 +42,16 @@ public struct DeliveryClock: Sendable {
         let queue = DispatchQueue(label: "tally.delivery.timers")
         let now: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
         return DeliveryClock(now: now) { deadline, action in
-            let delay = max(0, deadline - now())
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(min(delay, 1e7) * 1e9)), execute: action)
+            queue.asyncAfter(deadline: dispatchTime(after: deadline - now()), execute: action)
         }
     }()
+}
+
+/// The Dispatch time `delay` seconds from now (negative and NaN delays as 0, at most 10^7 seconds), counted in
+/// `UInt64` nanoseconds. Not in `Int`: on a watch (arm64_32) `Int` has 32 bits, and a delay over 2.1 seconds
+/// in nanoseconds would overflow it and stop the app.
+package func dispatchTime(after delay: Double, from now: DispatchTime = .now()) -> DispatchTime {
+    let seconds = delay.isNaN ? 0 : min(max(delay, 0), 1e7)
+    return DispatchTime(uptimeNanoseconds: now.uptimeNanoseconds + UInt64(seconds * 1e9))
 }
 #endif

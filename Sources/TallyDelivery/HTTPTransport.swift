@@ -75,7 +75,7 @@ public struct HTTPTransport: Sendable {
             task.resume()
             // The request's own timeout, enforced here too: FoundationNetworking lets a server that accepted
             // the connection and never answers hold a task well past `timeoutInterval`.
-            if done.wait(timeout: .now() + .milliseconds(Int(request.timeoutInterval * 1000))) == .timedOut {
+            if done.wait(timeout: dispatchTime(after: request.timeoutInterval)) == .timedOut {
                 task.cancel()
                 throw URLError(.timedOut)
             }

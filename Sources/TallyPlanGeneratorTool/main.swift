@@ -1,4 +1,5 @@
 import Foundation
+import Tally
 import TallyPlan
 
 // The TallyPlanGenerator build plugin's tool: `tally-plan-generator PLAN OUTPUT` writes the event factories of
@@ -7,10 +8,10 @@ import TallyPlan
 // build).
 let arguments = CommandLine.arguments.dropFirst()
 guard arguments.count == 2, let plan = arguments.first, let output = arguments.last else {
-    FileHandle.standardError.write(Data("usage: tally-plan-generator PLAN OUTPUT\n".utf8))
+    StandardStreams.writeToStandardError("usage: tally-plan-generator PLAN OUTPUT\n")
     exit(64)
 }
 let result = PlanTool.generate(planPath: plan, outputPath: output, style: .plain)
-if !result.standardOutput.isEmpty { FileHandle.standardError.write(Data(result.standardOutput.utf8)) }
-if !result.standardError.isEmpty { FileHandle.standardError.write(Data(result.standardError.utf8)) }
+StandardStreams.writeToStandardError(result.standardOutput)
+StandardStreams.writeToStandardError(result.standardError)
 exit(result.exitCode)

@@ -111,7 +111,7 @@ final class RunRecording: Sendable {
             let url = try RecordingDestination.runFile(in: URL(fileURLWithPath: folder), source: "spies")
             return RunRecording(sink: try FileRecordingSink(url: url))
         } catch {
-            FileHandle.standardError.write(Data("tally: spies cannot record to \(folder): \(error)\n".utf8))
+            StandardStreams.writeToStandardError("tally: spies cannot record to \(folder): \(error)\n")
             return nil
         }
     }()
@@ -132,8 +132,8 @@ final class RunRecording: Sendable {
                 return !failed
             }
             if first {
-                FileHandle.standardError.write(
-                    Data("tally: spies could not record to \(sink.url.path): \(error); later failures are not repeated\n".utf8))
+                StandardStreams.writeToStandardError(
+                    "tally: spies could not record to \(sink.url.path): \(error); later failures are not repeated\n")
             }
         }
     }

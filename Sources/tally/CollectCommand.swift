@@ -3,6 +3,7 @@ import ArgumentParser
 
 #if Collector
 import Foundation
+import Tally
 import TallyCollector
 import TallyPlan
 
@@ -64,13 +65,13 @@ struct CollectCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard #available(macOS 14, iOS 17, tvOS 17, visionOS 1, *) else {
-            FileHandle.standardError.write(Data("error: tally collect needs macOS 14 or later\n".utf8))
+            StandardStreams.writeToStandardError("error: tally collect needs macOS 14 or later\n")
             throw ExitCode(69)
         }
         var trackingPlan: TrackingPlan?
         if let plan {
             let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: plan), displayName: plan)
-            for diagnostic in result.diagnostics { FileHandle.standardError.write(Data("\(diagnostic)\n".utf8)) }
+            for diagnostic in result.diagnostics { StandardStreams.writeToStandardError("\(diagnostic)\n") }
             guard let loaded = result.plan else {
                 throw ExitCode(ToolExitCode.forLoadFailure(result.failureKind ?? .invalidPlan, lint: false))
             }
@@ -83,7 +84,7 @@ struct CollectCommand: AsyncParsableCommand {
         do {
             collector = try await Collector.start(configuration)
         } catch let error as CollectorError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardStreams.writeToStandardError("error: \(error)\n")
             throw ExitCode(error.kind == .cannotOpenDatabase ? ToolExitCode.cannotCreateOutput : 69)
         }
         print("Listening on \(collector.url.absoluteString)")

@@ -56,8 +56,8 @@ struct TallyCommand: AsyncParsableCommand {
             if !message.isEmpty && !message.hasSuffix("\n") { message += "\n" }
             let written =
                 code == ToolExitCode.success
-                ? StandardStreams.write(message, to: STDOUT_FILENO, named: "standard output")
-                : StandardStreams.write(message, to: STDERR_FILENO, named: "standard error")
+                ? ToolOutput.write(message, to: STDOUT_FILENO, named: "standard output")
+                : ToolOutput.write(message, to: STDERR_FILENO, named: "standard error")
             if !written { code = ToolExitCode.cannotCreateOutput }
         }
         // Nothing should be left in the C library's buffers; if something is and cannot be written, say so.

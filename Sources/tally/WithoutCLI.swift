@@ -1,5 +1,6 @@
 #if !CLI
 import Foundation
+import Tally
 
 /// The executable built without the `CLI` trait, as every package that depends on Tally builds it unless it
 /// asks for the trait: it only explains how to get the command line, so that ArgumentParser is resolved by
@@ -7,14 +8,13 @@ import Foundation
 @main
 enum TallyWithoutCLI {
     static func main() {
-        FileHandle.standardError.write(
-            Data(
-                """
-                tally: this build has no command line; it needs the package trait CLI.
-                  In this repository:  swift run --traits CLI tally --help
-                  In your package:     .package(url: "…/tally", from: "…", traits: ["CLI"]), then swift run tally --help
+        StandardStreams.writeToStandardError(
+            """
+            tally: this build has no command line; it needs the package trait CLI.
+              In this repository:  swift run --traits CLI tally --help
+              In your package:     .package(url: "…/tally", from: "…", traits: ["CLI"]), then swift run tally --help
 
-                """.utf8))
+            """)
         exit(64)
     }
 }

@@ -141,6 +141,7 @@ struct BadInputTests {
             message: "No route for POST /v2/batch"),
     ]
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test(arguments: cases)
     func isRefusedWithAClearJSONErrorAndNothingIsStored(_ input: Case) async throws {
         try await RouterHarness.run { collector in
@@ -160,6 +161,7 @@ struct BadInputTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test(arguments: [
         ("kind=click", "Query parameter kind: must be one of track, screen, identify, group, alias"),
         ("type=click", "Query parameter type: must be one of track, screen, page, identify, group, alias"),
@@ -177,6 +179,7 @@ struct BadInputTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test(arguments: ["count=0", "count=10001", "timeout=-5", "timeout=600001", "timeout=soon"])
     func aBadWaitParameterIsA400(_ query: String) async throws {
         try await RouterHarness.run { collector in

@@ -10,12 +10,14 @@ import Testing
 @Suite("CollectorReader", .timeLimit(.minutes(1)))
 struct CollectorReaderTests {
     /// Posts a batch the way a Segment client would, tagged with `session` in each event's context.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     static func send(_ collector: Collector, _ messages: [String], session: String) async throws {
         let tagged = messages.map { String($0.dropLast()) + #","context":{"tally_session":"\#(session)"}}"# }
         let answer = try await HTTP.post(collector.url.appendingPathComponent("v1/batch"), batchJSON(tagged))
         #expect(answer.status == 200)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theSpysExpectationsWorkOnACollectorSession() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -34,6 +36,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func parallelSessionsNeverSeeEachOthersEvents() async throws {
         try await withLiveCollector { collector in
             let readers = (0..<4).map { _ in CollectorReader(url: collector.url) }
@@ -52,6 +55,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aWaitIsAnsweredByTheInsertThatBringsTheEvent() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -73,6 +77,7 @@ struct CollectorReaderTests {
     /// a release-built loop of this shape stopped 3 runs of 3 within 50 rounds, and none of 3 x 200 rounds
     /// after the change; this debug-built test caught it in 1 run of 5 before the change (the crash takes
     /// the test process down, so the run fails), and passed 3 of 3 after.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aWaitThatEndsAsItsCollectorStopsDoesNotStopTheProcess() async throws {
         for round in 0..<300 {
             try await withLiveCollector { collector in
@@ -85,6 +90,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func waitForCountCountsAcrossInserts() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -97,6 +103,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aTimeoutReportsOneIssueAtTheCallersLine() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -121,6 +128,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func anUnreachableCollectorIsNamedInTheFailure() async throws {
         let collector = try await Collector.start()
         let url = collector.url
@@ -134,6 +142,7 @@ struct CollectorReaderTests {
         #expect(issues.last?.message.contains(#"Expected "anything" to have been tracked"#) == true)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func deletingASessionStartsItOver() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -149,6 +158,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aClientsRecordingSinkSendsToTheCollector() async throws {
         try await withLiveCollector { collector in
             let reader = CollectorReader(url: collector.url)
@@ -172,6 +182,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theSinkReportsACollectorThatIsDown() async throws {
         let collector = try await Collector.start()
         let url = collector.url
@@ -187,6 +198,7 @@ struct CollectorReaderTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theCollectorDestinationIsReadFromTheEnvironment() throws {
         #expect(try RecordingDestination.collectorFromEnvironment([:]) == nil)
         let destination = try #require(
@@ -203,6 +215,7 @@ struct CollectorReaderTests {
 }
 
 /// The issues `body` reports, with their messages and lines, instead of failing the test with them.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func issues(_ body: () async -> Void) async -> [(message: String, line: Int)] {
     let log = IssueLog()
     await withKnownIssue(isIntermittent: true) {
@@ -215,6 +228,7 @@ func issues(_ body: () async -> Void) async -> [(message: String, line: Int)] {
 }
 
 /// Synchronous form of ``issues(_:)-(()->Void)``.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func issues(_ body: () -> Void) -> [(message: String, line: Int)] {
     let log = IssueLog()
     withKnownIssue(isIntermittent: true) {

@@ -7,6 +7,7 @@ import XCTest
 
 /// `CollectorReader` in XCTest: its failures reach XCTest once each, at the expectation's line, with the
 /// message.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 final class CollectorReaderXCTests: XCTestCase {
     private var captured: [(message: String, line: Int)] = []
     private var capturing = false

@@ -7,6 +7,7 @@ import Testing
 /// A collector on a real loopback port: starting and stopping, the live page and its stream.
 @Suite("Collector over loopback", .timeLimit(.minutes(1)))
 struct LiveCollectorTests {
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func startsOnAFreePortAndStops() async throws {
         let collector = try await Collector.start()
         #expect(collector.port > 0)
@@ -21,6 +22,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aPortInUseIsAClearError() async throws {
         try await withLiveCollector { first in
             await #expect {
@@ -32,6 +34,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func anUnopenableDatabaseIsAClearError() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,6 +46,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theLivePageIsServed() async throws {
         try await withLiveCollector { collector in
             let answer = try await HTTP.send("GET", collector.url)
@@ -53,6 +57,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theStreamSendsTheBacklogThenEachEventAsItIsCommitted() async throws {
         try await withLiveCollector { collector in
             let events = collector.url.appendingPathComponent("v1/batch")
@@ -73,6 +78,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aHeartbeatKeepsTheStreamAlive() async throws {
         try await withLiveCollector(Collector.Configuration(heartbeat: .milliseconds(20))) { collector in
             let stream = try LineStream(
@@ -81,6 +87,7 @@ struct LiveCollectorTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func stoppingEndsOpenStreamsAndWaits() async throws {
         let collector = try await Collector.start()
         let stream = try LineStream(

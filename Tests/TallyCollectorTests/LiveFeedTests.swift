@@ -14,6 +14,7 @@ struct LiveFeedTests {
             context: "{}")
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aViewerGetsTheEventsItsFilterSelects() async throws {
         let feed = LiveFeed(capacity: 10, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (_, messages) = try #require(feed.subscribe(EventFilter(session: "s")))
@@ -26,6 +27,7 @@ struct LiveFeedTests {
         #expect(ids == [1, 3])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aSlowViewerLosesTheOldestAndIsToldHowMany() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (token, messages) = try #require(feed.subscribe(EventFilter()))
@@ -38,6 +40,7 @@ struct LiveFeedTests {
         #expect(ids == [8, 9, 10])
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func closingEndsEveryStreamAndRefusesNewViewers() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (_, messages) = try #require(feed.subscribe(EventFilter()))
@@ -47,6 +50,7 @@ struct LiveFeedTests {
         #expect(feed.subscribe(EventFilter()) == nil)
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aViewerWhoLeavesIsForgotten() async throws {
         let feed = LiveFeed(capacity: 3, heartbeat: .seconds(3600), tasks: CollectorTasks(threads: 1))
         let (token, messages) = try #require(feed.subscribe(EventFilter()))

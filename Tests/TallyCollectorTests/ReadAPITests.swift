@@ -27,6 +27,7 @@ struct ReadAPITests {
         return PlanLoader.load(text: text, file: "plan.yaml").plan!
     }()
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func filtersSelectByNameKindTypeSessionAndAfter() async throws {
         try await RouterHarness.run { collector in
             var header = HTTPFields()
@@ -49,6 +50,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func sinceSelectsByTheTimeOfArrival() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/track", #"{"event":"A","userId":"u"}"#)
@@ -58,6 +60,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aLimitPagesThroughWithMore() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/batch", batchJSON((1...5).map { trackJSON("E\($0)") }))
@@ -70,6 +73,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func deletingASessionLeavesTheOthers() async throws {
         try await RouterHarness.run { collector in
             for session in ["s1", "s2"] {
@@ -89,6 +93,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func withAPlanEveryEventCarriesItsViolations() async throws {
         try await RouterHarness.run(plan: Self.plan) { collector in
             try await collector.post(
@@ -107,6 +112,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func withoutAPlanEventsHaveNoViolationsMemberAndCoverageIs404() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/track", #"{"event":"A","userId":"u"}"#)
@@ -117,6 +123,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func coverageListsWhatWasSeenAndWhatWasNot() async throws {
         try await RouterHarness.run(plan: Self.plan) { collector in
             try await collector.post(
@@ -141,6 +148,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func statusCountsEventsWaitsAndViewers() async throws {
         try await RouterHarness.run(plan: Self.plan) { collector in
             try await collector.post("/v1/batch", batchJSON([trackJSON("A"), trackJSON("B")]))
@@ -149,6 +157,7 @@ struct ReadAPITests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func tallyRecordsAreStoredWithTheirEnvelope() async throws {
         try await RouterHarness.run { collector in
             let envelope = Envelope(

@@ -10,6 +10,7 @@ import Testing
 /// Segment's HTTP tracking API as real clients send it, through the routes (no sockets).
 @Suite("Ingest: Segment's tracking API")
 struct SegmentIngestTests {
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aBatchOfEveryTypeIsStoredInOrderAndAcknowledged() async throws {
         try await RouterHarness.run { collector in
             let body = batchJSON([
@@ -37,6 +38,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test(arguments: ["track", "screen", "page", "identify", "group", "alias"])
     func eachSingleCallRouteStoresItsType(_ type: String) async throws {
         try await RouterHarness.run { collector in
@@ -54,6 +56,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test(arguments: [
         ("/v1/b", "batch"), ("/v1/t", "track"), ("/v1/p", "page"), ("/v1/s", "screen"), ("/v1/i", "identify"),
     ])
@@ -66,6 +69,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theWriteKeyIsReadFromBasicAuthOrTheBodyOrIsAbsent() async throws {
         try await RouterHarness.run { collector in
             var basic = HTTPFields()
@@ -79,6 +83,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aGzippedBodyIsStored() async throws {
         try await RouterHarness.run { collector in
             var headers = HTTPFields()
@@ -91,6 +96,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func propertiesAndContextAreKeptAsSentEscapesIncluded() async throws {
         try await RouterHarness.run { collector in
             let body = #"{"event":"Café","userId":"u1","properties": {"name" : "caf\u00e9", "quote": "\"hi\"", "n": 1.50},"context":{"app":{"name":"x"}}}"#
@@ -102,6 +108,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aNullAnonymousIdIsFineBesideAUserId() async throws {
         try await RouterHarness.run { collector in
             let (status, _) = try await collector.post("/v1/track", #"{"event":"A","userId":"u1","anonymousId":null}"#)
@@ -112,6 +119,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func traitsAreReadAtTheTopLevelOrFromContext() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/identify", #"{"userId":"u1","traits":{"plan":"pro"}}"#)
@@ -122,6 +130,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aSessionComesFromTheHeaderOrTheContextWhichWins() async throws {
         try await RouterHarness.run { collector in
             var header = HTTPFields()
@@ -136,6 +145,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aRetriedMessageIdIsStoredOnceAndStillAcknowledged() async throws {
         try await RouterHarness.run { collector in
             let batch = batchJSON([trackJSON("A", messageId: "m-1"), trackJSON("B", messageId: "m-2")])
@@ -150,6 +160,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func theBatchContextIsMergedUnderEachMessagesContext() async throws {
         try await RouterHarness.run { collector in
             let body = batchJSON(
@@ -162,6 +173,7 @@ struct SegmentIngestTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func browsersOnOtherOriginsMayPost() async throws {
         try await RouterHarness.run { collector in
             var headers = HTTPFields()

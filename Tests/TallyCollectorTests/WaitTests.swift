@@ -8,6 +8,7 @@ import Testing
 /// `GET /tally/events/wait`: a long-poll answered by the insert that brings the events.
 @Suite("Waiting", .timeLimit(.minutes(1)))
 struct WaitTests {
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func answersAtOnceWhenEnoughEventsAreStored() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/batch", batchJSON([trackJSON("A"), trackJSON("B"), trackJSON("A")]))
@@ -17,6 +18,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func isWokenByTheInsertThatBringsTheEvent() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/track", #"{"event":"Before","userId":"u"}"#)
@@ -30,6 +32,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func countsEventsAcrossInserts() async throws {
         try await RouterHarness.run { collector in
             let waiting = Task {
@@ -45,6 +48,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aTimeoutAnswers408WithWhatMatched() async throws {
         try await RouterHarness.run { collector in
             try await collector.post("/v1/track", #"{"event":"A","userId":"u"}"#)
@@ -58,6 +62,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func aSessionsWaitIsNotWokenByAnotherSession() async throws {
         try await RouterHarness.run { collector in
             let waiting = Task { try await collector.send(.get, "/tally/events/wait?session=mine&timeout=600000") }
@@ -74,6 +79,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func afterADeletionTheWaitCountsAgain() async throws {
         try await RouterHarness.run { collector in
             var header = HTTPFields()
@@ -91,6 +97,7 @@ struct WaitTests {
         }
     }
 
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func stoppingEndsEveryWaitWith503() async throws {
         try await RouterHarness.run { collector in
             let waiting = Task { try await collector.send(.get, "/tally/events/wait?timeout=600000") }

@@ -1,3 +1,6 @@
+// Starts a server process (and, for the kill tests, senders): `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+
 #if Delivery
 import Foundation
 import Tally
@@ -81,4 +84,6 @@ import Testing
         #expect(try second.received().batches.flatMap(\.messageIds).count == 3)
     }
 }
+#endif
+
 #endif

@@ -1,3 +1,6 @@
+// Starts a server process (and, for the kill tests, senders): `Process` exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+
 #if Delivery
 import Foundation
 import Tally
@@ -98,4 +101,6 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+#endif
+
 #endif

@@ -1,20 +1,40 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 import Foundation
 import TallyPlan
+import TallyTestSupport
 import Testing
 
-/// Finds the built `tally` executable next to the test bundle, or in `.build/debug`.
+/// The built `tally` executable (`TALLY_BINARY`, or where ``BuiltProducts`` finds it). A test that runs it
+/// fails, saying what to build, when it is missing or was built without the `CLI` trait (that build only
+/// explains how to get the command line, and a test feeding it a FIFO would wait forever): it never skips.
 enum TallyBinary {
-    static let url: URL? = {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally"))
+    /// Whether this build has the command line: `tally` built without the `CLI` trait only explains how to
+    /// get it, so the suites that run it are off, and say why, in a plain `swift test`.
+    #if CLI
+    static let hasCommandLine = true
+    #else
+    static let hasCommandLine = false
+    #endif
+
+    /// Why the built-binary suites did not run.
+    static let needsCommandLine: Comment = "needs the package trait CLI: swift test --traits CLI (CI enables every trait)"
+
+    static func require() throws -> URL {
+        try checked.get()
+    }
+
+    private static let build = "swift build --traits CLI --product tally"
+
+    /// The binary, once checked to answer `--help`.
+    private static let checked: Swift.Result<URL, any Error> = Swift.Result {
+        let url = try BuiltProducts.require("tally", build: build, environmentVariable: "TALLY_BINARY")
+        guard try runToEnd(url, ["--help"]).status == 0 else {
+            throw MissingProduct(name: "tally with the CLI trait", build: build, searched: [url.path])
         }
-        // On macOS the test bundle is a directory inside the products directory.
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally"))
-        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/tally"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+        return url
+    }
 
     struct Result {
         var standardOutput: String
@@ -31,7 +51,7 @@ enum TallyBinary {
         _ arguments: [String], environment: [String: String] = [:], standardOutputPath: String? = nil,
         closedStandardOutput: Bool = false
     ) throws -> Result {
-        let binary: URL = try #require(url)
+        let binary = try require()
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -56,10 +76,7 @@ enum TallyBinary {
     }
 }
 
-@Suite(
-    "Command line, the built binary",
-    .enabled(if: TallyBinary.url != nil, "the tally executable is not built; run swift build first")
-)
+@Suite("Command line, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct TallyBinaryTests {
     @Test func helpListsThePlanCommands() throws {
         let result = try TallyBinary.run(["--help"])
@@ -110,7 +127,7 @@ struct TallyBinaryTests {
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) for a terminal"))
     func colourOnATerminalUnlessNO_COLOR() throws {
         let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
-        let binary = try #require(TallyBinary.url).path
+        let binary = try TallyBinary.require().path
         func underTerminal(_ environment: [String: String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -154,3 +171,5 @@ struct TallyBinaryTests {
             try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode == 64)
     }
 }
+
+#endif

@@ -69,6 +69,7 @@ import Testing
         #expect(ticker.expectCount(perThread, of: .tick))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func waitingForCallsMadeOnOtherThreads() async {
         let ticker = TickerSpy()
         let started = Task { await ticker.waitForCalls(8_000, of: .tick, timeout: .seconds(60)) }

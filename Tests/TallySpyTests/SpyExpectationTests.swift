@@ -1,4 +1,5 @@
 #if SpyMacro
+import Foundation
 import TallySpy
 import Testing
 

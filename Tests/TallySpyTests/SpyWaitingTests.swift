@@ -6,6 +6,7 @@ import Testing
 
 /// `waitForCalls`: woken by each call, no polling; the timeout runs on an injected clock.
 @Suite struct SpyWaitingTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func returnsAtOnceWhenTheCallsAreThere() async {
         let users = UserServiceSpy()
         users.log("a")
@@ -13,6 +14,7 @@ import Testing
         #expect(await users.waitForCalls(0, clock: ManualClock()))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func wakesWhenTheCallArrives() async throws {
         let users = UserServiceSpy()
         let clock = ManualClock()
@@ -24,6 +26,7 @@ import Testing
         #expect(await waiting.value)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func timesOutOnTheInjectedClockWithAnIssueAtTheCallersLine() async throws {
         let users = UserServiceSpy()
         users.log("a")
@@ -49,6 +52,7 @@ import Testing
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func cancellingTheWaitReturnsFalseWithoutAnIssue() async throws {
         let users = UserServiceSpy()
         let clock = ManualClock()
@@ -58,6 +62,7 @@ import Testing
         #expect(await waiting.value == false)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func clearingTheSpyStartsTheCountOver() async throws {
         let users = UserServiceSpy()
         let clock = ManualClock()

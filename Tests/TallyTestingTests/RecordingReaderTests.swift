@@ -39,6 +39,7 @@ struct RecordingReaderTests {
         recording.expectNothingElse()
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func waitsForEventsWrittenWhileItWaits() async throws {
         let folder = try TemporaryFolder()
         let url = folder.file("app.jsonl")

@@ -5,6 +5,7 @@ import Testing
 
 /// Waiting for events without polling, through the real client.
 struct WaitingTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func waitsForAnEventDeliveredOnAnotherThread() async throws {
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(destinations: [memory])
@@ -13,6 +14,7 @@ struct WaitingTests {
         #expect(event == Event("checkout_started", ["items": 2]))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func waitsForACount() async {
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(destinations: [memory])
@@ -23,12 +25,14 @@ struct WaitingTests {
         #expect(memory.expectCount(100, of: .named("tick")))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func returnsAtOnceWhenTheEventIsAlreadyThere() async {
         let spy = AnalyticsSpy()
         spy.track("done")
         #expect(await spy.waitForEvent(.named("done"), clock: ManualClock()) == Event("done"))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aTimeoutReportsOneIssueAtTheCallersLine() async throws {
         let spy = AnalyticsSpy()
         spy.track("something_else")
@@ -48,6 +52,7 @@ struct WaitingTests {
         }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aCancelledWaitReturnsWithoutAnIssue() async {
         let spy = AnalyticsSpy()
         let waiting = Task { await spy.waitForCount(1, clock: ManualClock()) }

@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,7 +15,11 @@ import Testing
 /// Recordings under faults: writers killed mid-line, a full disk shared by two writers, writers in several
 /// processes at once. Every test makes its own files (and file system) and removes them.
 struct RecordingFaultTests {
-    static let writer = builtExecutable("RecordingWriterFixture")
+    /// The fixture, built with the test target (it depends on it); a test that needs it fails, saying what to
+    /// build, when it is missing, instead of skipping.
+    static func requireWriter() throws -> URL {
+        try BuiltProducts.require("RecordingWriterFixture", build: "swift build --product RecordingWriterFixture")
+    }
 
     func record(_ name: String, index: Int = 0, source: String = "test", padding: Int = 0) -> Record {
         Record(
@@ -47,9 +54,9 @@ struct RecordingFaultTests {
     /// random number of records (so usually in the middle of a write); then one writer appends 5 records and
     /// ends normally. However the kills fall, every line of the file is a whole record or one cut line that
     /// readers name and skip, no record is glued to a cut one, and the last writer's records are all read.
-    @Test(.enabled(if: writer != nil, "RecordingWriterFixture is not built"), .timeLimit(.minutes(5)))
+    @Test(.timeLimit(.minutes(5)))
     func killedWritersNeverCorruptLaterRecords() async throws {
-        let writer = try #require(Self.writer)
+        let writer = try Self.requireWriter()
         let folder = try TemporaryFolder()
         let url = folder.file("killed.jsonl")
         var cutLines = 0
@@ -127,9 +134,9 @@ struct RecordingFaultTests {
     }
 
     /// Three processes append 200 records each to one file at once: every record is read back whole.
-    @Test(.enabled(if: writer != nil, "RecordingWriterFixture is not built"))
+    @Test
     func concurrentWriterProcessesNeverInterleave() async throws {
-        let writer = try #require(Self.writer)
+        let writer = try Self.requireWriter()
         let folder = try TemporaryFolder()
         let url = folder.file("shared.jsonl")
         let processes = try (0..<3).map { index in
@@ -181,3 +188,5 @@ extension FileHandle {
         return try read(upToCount: 1)?.first
     }
 }
+
+#endif

@@ -13,7 +13,9 @@ public struct Buffering: Sendable, Hashable {
         /// lost; use it where completeness matters more than latency, such as a command-line tool or a
         /// test, never on a UI thread. The exception: a `track` made on one of the client's own threads
         /// (from a destination, a processor or `onProblem`) never waits, since only those threads make
-        /// room; it is dropped and counted when the queue is full.
+        /// room; it is dropped and counted when the queue is full. A client with a queue under this policy
+        /// runs its worker threads at the `.userInitiated` quality of service, so that a caller waiting for
+        /// room does not wait behind background work.
         case block
     }
 

@@ -33,7 +33,7 @@ final class DestinationLane: @unchecked Sendable {
 
     init(
         destination: any Destination, index: Int, ledger: DestinationLedger, buffering: Buffering,
-        problems: ProblemLog
+        problems: ProblemLog, qualityOfService: QualityOfService
     ) {
         self.destination = destination
         self.index = index
@@ -46,6 +46,7 @@ final class DestinationLane: @unchecked Sendable {
             countDropped: { [ledger] count, reason in ledger.droppedAfterDelivery(count, reason) })
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.destination.\(name)"
+        thread.qualityOfService = qualityOfService
         thread.start()
     }
 

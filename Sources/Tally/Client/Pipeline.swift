@@ -120,16 +120,33 @@ final class Pipeline: @unchecked Sendable {
                     outcome: .reported, destination: name),
                 depth: nil)
         }
+        let qualityOfService = Self.workerQualityOfService(configuration)
         lanes = zip(destinations, accounting.destinations).enumerated().map { index, pair in
             DestinationLane(
                 destination: pair.0, index: index, ledger: pair.1,
                 buffering: configuration.bufferingByDestination[pair.1.name] ?? configuration.destinationBuffering,
-                problems: problems)
+                problems: problems, qualityOfService: qualityOfService)
         }
 
         let thread = Thread { [self] in self.run() }
         thread.name = "tally.pipeline"
+        thread.qualityOfService = qualityOfService
         thread.start()
+    }
+
+    /// The quality of service of the worker threads: `.userInitiated` when a queue of the client waits when
+    /// full (``Buffering/OverflowPolicy/block``), the system's default otherwise.
+    ///
+    /// Under `.block` a `track` call waits for the worker, and the worker for a destination's thread, and a
+    /// caller may be on the main thread despite the policy's advice. Darwin does not lend a waiting thread's
+    /// priority to the thread it waits for through a condition variable, so workers at the default quality
+    /// would keep an interactive caller waiting behind background work: a priority inversion. Under
+    /// `.dropNewest` nothing waits for them, and they stay out of the app's way at the default.
+    static func workerQualityOfService(_ configuration: AnalyticsClient.Configuration) -> QualityOfService {
+        let blocks =
+            configuration.buffering.whenFull == .block || configuration.destinationBuffering.whenFull == .block
+            || configuration.bufferingByDestination.values.contains { $0.whenFull == .block }
+        return blocks ? .userInitiated : .default
     }
 
     deinit {

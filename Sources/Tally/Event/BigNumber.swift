@@ -31,8 +31,9 @@ public struct BigNumber: Sendable, Hashable, CustomStringConvertible {
     package let exponent: Int
 
     /// Exponents beyond this (in either direction) are held at it. Numbers that far out differ only in texts
-    /// no one writes, such as `1e1000000000000000` and `1e1000000000000001`.
-    package static let exponentLimit = 1_000_000_000_000_000
+    /// no one writes, such as `1e100000000` and `1e100000001`. Small enough for a 32-bit `Int` (a watch's),
+    /// with the number's other digits added, on every platform alike.
+    package static let exponentLimit = 100_000_000
 
     /// Reads a JSON number that neither `Int` nor `Double` holds.
     ///
@@ -164,7 +165,8 @@ public struct BigNumber: Sendable, Hashable, CustomStringConvertible {
             }
             guard isDigit(index) else { return nil }
             while isDigit(index) {
-                if exponent <= exponentLimit { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+                // At most 10 × exponentLimit + 9: no overflow, even in a 32-bit Int.
+                if exponent <= exponentLimit { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }  // int-width: ok (bounded)
                 index += 1
             }
             if negative { exponent = -exponent }

@@ -23,6 +23,12 @@ extension PropertyValue: Codable {
             } else if let int = try? container.decode(Int.self) {
                 self = .int(int)
                 return
+            } else if let int = try? container.decode(Int64.self) {  // beyond a 32-bit Int (a watch's)
+                self = PropertyValue(integer: int)
+                return
+            } else if let int = try? container.decode(UInt64.self) {  // beyond Int64, exactly
+                self = PropertyValue(integer: int)
+                return
             } else if let double = try? container.decode(Double.self) {
                 self = .double(double)
                 return

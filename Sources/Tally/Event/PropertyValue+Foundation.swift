@@ -4,11 +4,20 @@ extension PropertyValue {
     /// Converts a Foundation-style value, as vendor SDKs and older code hand around in `[String: Any]`.
     ///
     /// Strings, Booleans, integers of any width (beyond `Int` as ``bigNumber(_:)``), floating-point
-    /// numbers, `Date` (by the date rule of
+    /// numbers, `Decimal`, `NSNumber`, `Date` (by the date rule of
     /// ``date(_:)``), `URL` (its absolute string), `UUID` (its string), `NSNull`, arrays and string-keyed
     /// dictionaries of those convert; an `Optional` converts its wrapped value or becomes ``null``.
     /// Anything else returns nil rather than guessing, and so do arrays and dictionaries nested deeper
     /// than ``maximumDepth`` (64) levels.
+    ///
+    /// An `NSNumber` (what Objective-C SDKs, `JSONSerialization`, `UserDefaults` and property lists hand
+    /// over) converts by the type it was created with, never by its value: `NSNumber(value: true)` and
+    /// JSON's `true` are ``bool(_:)``, `NSNumber(value: 1)` and JSON's `1` are ``int(_:)``, and
+    /// `NSNumber(value: 3.0)` and JSON's `1.0` are ``double(_:)``, although Swift lets any of them cast to
+    /// `Bool`, `Int` and `Double` alike. An integer that `Int` cannot hold (`UInt64.max`, or an `Int64`
+    /// beyond 32 bits on a watch whose `Int` has 32) is ``bigNumber(_:)``, exactly. A `Decimal` (or
+    /// `NSDecimalNumber`) converts by its digits: ``int(_:)`` when it is a whole number `Int` holds,
+    /// ``bigNumber(_:)`` when neither `Int` nor `Double` holds it, ``double(_:)`` otherwise; NaN is nil.
     ///
     /// ```swift
     /// let value = PropertyValue(any: ["item_name": "Pizza", "price": 9.5] as [String: Any])
@@ -20,9 +29,32 @@ extension PropertyValue {
 
     /// Converts `value`; an array or dictionary there is at `level`.
     private init?(any value: Any, level: Int) {
+        // Swift's own scalars first, by their exact type: the common case, and no cast can bridge them.
+        let type = ObjectIdentifier(Swift.type(of: value))
+        if type == ObjectIdentifier(String.self) {
+            self = .string(value as! String)
+            return
+        } else if type == ObjectIdentifier(Int.self) {
+            self = .int(value as! Int)
+            return
+        } else if type == ObjectIdentifier(Double.self) {
+            self = .double(value as! Double)
+            return
+        } else if type == ObjectIdentifier(Bool.self) {
+            self = .bool(value as! Bool)
+            return
+        }
+        // An NSNumber before any cast to a number type: it casts to Bool, Int and Double alike (0 and 1 to
+        // Bool, 3.0 to Int), so its own type decides.
+        if Swift.type(of: value) is NSNumber.Type {
+            guard let converted = PropertyValue(number: value as! NSNumber) else { return nil }
+            self = converted
+            return
+        }
         switch value {
         case let value as PropertyValue: self = value
-        case let value as Bool where type(of: value) == Bool.self: self = .bool(value)
+        // Tested on the value's own type, not the cast's: only a Swift Bool (an NSNumber was handled above).
+        case let bool as Bool where Swift.type(of: value) == Bool.self: self = .bool(bool)
         case let value as String: self = .string(value)
         case let value as Substring: self = .string(String(value))
         case let value as Int: self = .int(value)
@@ -56,6 +88,9 @@ extension PropertyValue {
             self = .object(members)
         // After arrays and dictionaries: casting one to a Foundation type such as NSNull or Date bridges it
         // to NSArray or NSDictionary first, element by element, all the way down.
+        case let value as Decimal:
+            guard let converted = PropertyValue(decimal: value) else { return nil }
+            self = converted
         case let value as Date: self = .date(value)
         case let value as URL: self = .string(value.absoluteString)
         case let value as UUID: self = .string(value.uuidString)
@@ -69,6 +104,72 @@ extension PropertyValue {
             }
             guard let converted = PropertyValue(any: wrapped, level: level) else { return nil }
             self = converted
+        }
+    }
+
+    /// Converts an `NSNumber` by the type it was created with, never by its value: a Boolean by its class
+    /// (see ``isBoolean(_:)``), other numbers by `objCType` (floating point, signed or unsigned integer).
+    /// Nil for a type code that is not a number's.
+    private init?(number: NSNumber) {
+        if let decimal = number as? NSDecimalNumber {
+            self.init(decimal: decimal.decimalValue)
+            return
+        }
+        if Self.isBoolean(number) {
+            self = .bool(number.boolValue)
+            return
+        }
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            self = .double(number.doubleValue)
+        case UInt8(ascii: "c"), UInt8(ascii: "s"), UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
+            self.init(integer: number.int64Value)
+        case UInt8(ascii: "C"), UInt8(ascii: "S"), UInt8(ascii: "I"), UInt8(ascii: "L"), UInt8(ascii: "Q"):
+            self.init(integer: number.uint64Value)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `number` was made from a Boolean. On Darwin that is a `CFBoolean` (`kCFBooleanTrue` and
+    /// `kCFBooleanFalse`), whose `objCType` is `c`, as is that of an `NSNumber` made from an `Int8`. In
+    /// swift-corelibs-foundation `objCType` is `c` for any small integer too (`NSNumber(value: 127)`), but
+    /// every Boolean (`NSNumber(value: true)`, JSON's and property lists' `true`) is of one class of its own.
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        #if canImport(Darwin)
+        return CFGetTypeID(number) == CFBooleanGetTypeID()
+        #else
+        return ObjectIdentifier(Swift.type(of: number)) == booleanClass
+        #endif
+    }
+
+    #if !canImport(Darwin)
+    /// The class of swift-corelibs-foundation's Boolean `NSNumber`s.
+    private static let booleanClass = ObjectIdentifier(Swift.type(of: NSNumber(value: true)))
+    #endif
+
+    /// ``int(_:)`` when `Int` holds `integer` (on every platform, whatever the width of `Int`), otherwise
+    /// ``bigNumber(_:)``, exactly.
+    init(integer: some FixedWidthInteger) {
+        if let int = Int(exactly: integer) {
+            self = .int(int)
+        } else {
+            self = .bigNumber(BigNumber(exactly: integer)!)  // an integer beyond Int always is one
+        }
+    }
+
+    /// Converts a `Decimal` by its digits; nil for NaN.
+    private init?(decimal: Decimal) {
+        guard !decimal.isNaN else { return nil }
+        let text = decimal.description
+        if let int = Int(text) {
+            self = .int(int)
+        } else if let number = BigNumber(text) {
+            self = .bigNumber(number)
+        } else if let double = Double(text), double.isFinite {
+            self = .double(double)
+        } else {
+            return nil
         }
     }
 

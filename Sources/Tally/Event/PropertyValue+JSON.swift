@@ -700,22 +700,26 @@ package struct JSONReader {
             if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw JSONError("Expected a digit in the exponent", offset: index) }
         }
-        if isInteger, index - start <= 18 {  // at most 18 digits (with a sign): fits in Int, no String needed
-            var value = 0
+        // At most 18 digits (with a sign) fit in Int64, no String needed. In Int64, not Int: on a watch
+        // (arm64_32) Int has 32 bits, and such a number beyond them is a big number, not a wrapped Int.
+        if isInteger, index - start <= 18 {
+            var value: Int64 = 0
             var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
             while position < index {
-                value = value &* 10 &+ Int(input[position] &- UInt8(ascii: "0"))
+                value = value * 10 + Int64(input[position] &- UInt8(ascii: "0"))
                 position += 1
             }
-            return .int(input[start] == UInt8(ascii: "-") ? -value : value)
+            if input[start] == UInt8(ascii: "-") { value = -value }
+            if let int = Int(exactly: value) { return .int(int) }
+            return .bigNumber(BigNumber(exactly: value)!)  // beyond a 32-bit Int
         }
         // A decimal of at most 15 digits and no exponent is digits / 10^k with both exact doubles, and one
         // division of exact doubles rounds correctly (Clinger's fast path): no String, no strtod.
         if !isInteger, !hasExponent, index - start <= 16 {
-            var mantissa = 0
+            var mantissa: Int64 = 0  // up to 15 digits: beyond a 32-bit Int
             var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
             while position < index {
-                if input[position] != UInt8(ascii: ".") { mantissa = mantissa * 10 + Int(input[position] &- UInt8(ascii: "0")) }
+                if input[position] != UInt8(ascii: ".") { mantissa = mantissa * 10 + Int64(input[position] &- UInt8(ascii: "0")) }
                 position += 1
             }
             let value = Double(mantissa) / Self.powersOfTen[fractionDigits]

@@ -24,6 +24,12 @@ import Foundation
 /// number beyond the largest double such as `1e400`) is ``bigNumber(_:)``, kept exactly as its text; see
 /// ``BigNumber``.
 ///
+/// ``int(_:)`` holds an `Int`, which has 32 bits on Apple Watch hardware (arm64_32; the simulators have 64).
+/// There an integer beyond 32 bits, read from JSON, converted from an `Int64` or an `NSNumber`, is
+/// ``bigNumber(_:)``: exact, and written back as the same JSON text, but not equal to ``int(_:)`` of the same
+/// number made on a 64-bit device. Compare such values by their JSON text (``jsonString``) when a recording
+/// may come from a watch.
+///
 /// JSON has no NaN or infinity. The client replaces such doubles with ``null`` and reports a
 /// ``Problem/Code/nonFiniteNumber`` problem; ``jsonString`` writes them as `null` too.
 ///
@@ -34,7 +40,8 @@ import Foundation
 public enum PropertyValue: Sendable, Hashable {
     /// A string.
     case string(String)
-    /// A signed integer.
+    /// A signed integer: 64 bits, or 32 on Apple Watch hardware (arm64_32), where an integer beyond 32 bits
+    /// is ``bigNumber(_:)`` instead. See "Numbers" above.
     case int(Int)
     /// A double-precision floating-point number.
     case double(Double)

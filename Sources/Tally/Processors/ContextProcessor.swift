@@ -30,7 +30,7 @@ public struct ContextProcessor: Processor {
     public static var library: ContextProcessor {
         ContextProcessor([
             "library": ["name": "tally", "version": .string(TallyLibrary.version)],
-            "os": ["name": .string(TallyLibrary.operatingSystemName), "version": .string(ProcessInfo.processInfo.operatingSystemVersionString)],
+            "os": ["name": .string(TallyLibrary.operatingSystemName), "version": .string(TallyLibrary.operatingSystemVersion)],
         ])
     }
 }
@@ -44,6 +44,14 @@ extension Processor where Self == ContextProcessor {
 public enum TallyLibrary {
     /// This library's version.
     public static let version = "0.1.0"
+
+    /// The version of the operating system running, as major.minor.patch: `17.4.0` (not the text of
+    /// `operatingSystemVersionString`, "Version 17.4 (Build 21E213)" on Darwin, a distribution's name on
+    /// Linux).
+    public static var operatingSystemVersion: String {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        return "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+    }
 
     /// The operating system Tally was built for, such as `Linux` or `iOS`.
     public static var operatingSystemName: String {

@@ -49,7 +49,7 @@ public struct SamplingProcessor: Processor {
         case .event: key = envelope.messageId.sequence
         }
         let hash = Self.mix(key ^ seed)
-        return Double(hash >> 11) / Double(1 << 53) < rate
+        return Double(hash >> 11) / 0x1p53 < rate  // 2^53 as a Double literal: as an Int shift it is 0 on a 32-bit watch
     }
 
     /// FNV-1a over UTF-8: stable across runs and platforms, unlike `Hasher`.

@@ -178,31 +178,6 @@ public final class CallbackRecordingSink: RecordingSink {
 /// - Returns: how many bytes were written, and the system's reason when a write failed or made no
 ///   progress before all were.
 private func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> (written: Int, failure: String?) {
-    bytes.withUnsafeBytes { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let written = Glibc_or_Darwin_write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return (offset, written < 0 ? String(cString: strerror(errno)) : "the write made no progress")
-            }
-        }
-        return (offset, nil)
-    }
-}
-
-@inline(__always)
-private func Glibc_or_Darwin_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Darwin)
-    return Darwin.write(descriptor, buffer, count)
-    #elseif canImport(Glibc)
-    return Glibc.write(descriptor, buffer, count)
-    #elseif canImport(Musl)
-    return Musl.write(descriptor, buffer, count)
-    #else
-    return Android.write(descriptor, buffer, count)
-    #endif
+    let (written, failure) = bytes.withUnsafeBytes { StandardStreams.writeAll($0, to: descriptor) }
+    return (written, failure.map { $0 == EIO ? "the write made no progress" : StandardStreams.describe($0) })
 }

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// Not public API. It is SPI (`@_spi(Benchmarks) import TallyCollector`) only so that the benchmarks' naive
 /// reference server runs on the same threads as the collector it is compared with.
-@available(macOS 15, iOS 18, tvOS 18, visionOS 2, *)
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 @_spi(Benchmarks)
 public final class CollectorExecutor: TaskExecutor, @unchecked Sendable {
     // `jobs` and `stopped` are only touched while `condition` is locked.
@@ -72,7 +72,7 @@ struct CollectorTasks: Sendable {
     /// Tasks on `threads` threads of their own; on Swift's shared pool when `threads` is 0 or the platform
     /// has no task executors (before macOS 15).
     init(threads: Int) {
-        if threads > 0, #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *) {
+        if threads > 0, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             executor = CollectorExecutor(threads: threads, name: "tally collector")
         } else {
             executor = nil
@@ -83,7 +83,7 @@ struct CollectorTasks: Sendable {
     @discardableResult
     func spawn<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<Success, any Error>
     {
-        if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
             return Task(executorPreference: executor, operation: operation)
         }
         return Task(operation: operation)
@@ -92,7 +92,7 @@ struct CollectorTasks: Sendable {
     /// A task that cannot fail, running `operation` on the collector's threads.
     @discardableResult
     func spawn(_ operation: sending @escaping () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
             return Task(executorPreference: executor, operation: operation)
         }
         return Task(operation: operation)
@@ -100,7 +100,7 @@ struct CollectorTasks: Sendable {
 
     /// Ends the threads once what is queued has run.
     public func shutdown() {
-        if #available(macOS 15, iOS 18, tvOS 18, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
             executor.shutdown()
         }
     }

@@ -1,5 +1,9 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Collector
 import Foundation
+import TallyTestSupport
 import Testing
 
 /// `tally collect` as a separate process: started from the built binary, its first line read, stopped by
@@ -10,30 +14,15 @@ final class CollectorProcess: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
 
-    /// The built `tally`, next to the test bundle, or in `.build/debug`.
-    static let binary: URL? = {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["TALLY_BINARY"] {
-            candidates.append(URL(fileURLWithPath: path))
-        }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally"))
-        }
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally"))
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/tally"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
-
-    /// Whether the suites that start the binary run: when it is built, and always with `CI=true`, where a
-    /// missing binary fails them instead of skipping them silently.
-    static var suitesRun: Bool {
-        binary != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    /// The built `tally` (`TALLY_BINARY`, or where ``BuiltProducts`` finds it); the test target depends on it.
+    /// A missing binary fails the test that starts it, saying what to build: it never skips.
+    static func requireBinary() throws -> URL {
+        try BuiltProducts.require(
+            "tally", build: "swift build --traits CLI,Collector --product tally", environmentVariable: "TALLY_BINARY")
     }
 
     init(_ arguments: [String]) throws {
-        guard let binary = Self.binary else { throw CollectorReaderTestError("the tally executable is not built") }
+        let binary = try Self.requireBinary()
         process.executableURL = binary
         process.arguments = ["collect"] + arguments
         process.standardOutput = output
@@ -99,4 +88,6 @@ final class CollectorProcess: @unchecked Sendable {
         }
     }
 }
+#endif
+
 #endif

@@ -9,6 +9,7 @@ import FoundationNetworking
 #endif
 
 /// Runs `body` with a collector listening on 127.0.0.1 on a free port, and stops it afterwards.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func withLiveCollector(
     _ configuration: Collector.Configuration = Collector.Configuration(),
     _ body: (Collector) async throws -> Void

@@ -9,6 +9,7 @@ import TallyPlan
 import Testing
 
 /// The collector's routes, driven without sockets (HummingbirdTesting's router framework).
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 struct RouterHarness {
     let routes: CollectorRoutes
     let client: any TestClientProtocol

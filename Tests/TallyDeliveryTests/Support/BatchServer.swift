@@ -1,3 +1,6 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Delivery
 import Foundation
 import Tally
@@ -93,4 +96,6 @@ final class BatchServer: Sendable {
 
     deinit { stop() }
 }
+#endif
+
 #endif

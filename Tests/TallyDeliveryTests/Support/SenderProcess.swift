@@ -1,28 +1,25 @@
+// Starts processes: `Process` exists on macOS and Linux only (iOS, tvOS and watchOS have none).
+#if os(macOS) || os(Linux)
+
 #if Delivery
 import Foundation
 import Tally
+import TallyTestSupport
 import Testing
 
 /// The `tally-delivery-sender` fixture running as a separate process, read line by line.
 final class SenderProcess: Sendable {
-    /// The built fixture, next to the test bundle (the test target depends on it).
-    static let binary: URL? = {
-        var candidates: [URL] = []
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("tally-delivery-sender"))
-        }
-        candidates.append(
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tally-delivery-sender"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    /// The built fixture, where ``BuiltProducts`` finds it (the test target depends on it).
+    static func requireBinary() throws -> URL {
+        try BuiltProducts.require("tally-delivery-sender", build: "swift build --traits Delivery --product tally-delivery-sender")
+    }
 
     private let process: Process
     private let pipe = Pipe()
     private let lines = LineQueue()
 
     init(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let binary = try #require(
-            Self.binary, "tally-delivery-sender is not built next to the test bundle", sourceLocation: sourceLocation)
+        let binary = try Self.requireBinary()
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -116,4 +113,6 @@ final class LineQueue: Sendable {
         }
     }
 }
+#endif
+
 #endif

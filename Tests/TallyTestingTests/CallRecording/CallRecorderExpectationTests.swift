@@ -1,3 +1,4 @@
+import Foundation
 import Tally
 import TallyTesting
 import Testing

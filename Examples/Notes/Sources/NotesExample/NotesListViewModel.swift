@@ -1,3 +1,5 @@
+import Foundation
+
 /// A note: its text.
 public struct Note: Sendable, Hashable {
     /// What the user wrote.

@@ -41,6 +41,8 @@ struct MenuTests {
         memory.expectTracked(.menuItemOrdered(itemName: "Pizza", price: 9.5))
     }
 
+    // Waiting takes a Duration: iOS 16 / macOS 13, above this package's floors.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aRecordingFromAnotherProcessReadsBack() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("consumer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -12,6 +12,7 @@ import Testing
     sdk.expectCalled(.loadForm("some-id"))
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func waitingForCallsMadeOnAnotherThread() async {
     let sdk = AnalyticsSDKSpy()
     let uploader = Uploader(sdk: sdk)

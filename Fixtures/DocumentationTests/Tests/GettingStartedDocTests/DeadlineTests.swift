@@ -6,6 +6,7 @@ import TallyTesting
 import Testing
 
 /// The article's first example: a shutdown with a deadline, and what the app does when it is missed.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func shutDown(_ analytics: AnalyticsClient) async {
     let result = await analytics.shutdown(timeout: .seconds(2))
     switch result.status {
@@ -16,10 +17,12 @@ func shutDown(_ analytics: AnalyticsClient) async {
     }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func shuttingDownWithADeadlineCompletesWhenNothingIsStuck() async {
     await shutDown(AnalyticsClient(destinations: [InMemoryDestination()]))
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func aStuckVendorIsReportedAtTheDeadline() async throws {
     let stuckVendor = StuckVendor()
     defer { stuckVendor.release() }

@@ -14,6 +14,7 @@ func appDestinations() throws -> [any Destination] {
 }
 
 /// A UI test's body against a running collector. Compiled, not run: XCUIApplication is a stand-in here.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func uiTestAgainstARunningCollector() async {
     let events = CollectorReader(url: URL(string: "http://127.0.0.1:8787")!)
     let app = XCUIApplication()
@@ -27,6 +28,7 @@ func uiTestAgainstARunningCollector() async {
     events.expectNothingElse()
 }
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 @Test func checkoutSendsOrderCompleted() async throws {
     let collector = try await Collector.start()
     let events = CollectorReader(url: collector.url)

@@ -5,6 +5,7 @@ import TallyTesting
 import Testing
 
 // TallyTesting's "Testing your analytics", its collector section. Compiled, not run: the app is a stand-in.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func uiTestWithACollectorURL(_ collectorURL: URL) async {
     let app = XCUIApplication()
     let events = CollectorReader(url: collectorURL)               // a fresh session
@@ -18,6 +19,7 @@ func uiTestWithACollectorURL(_ collectorURL: URL) async {
     events.expectNothingElse()
 }
 
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 @Test func embeddedCollectorOnAFreePort() async throws {
     let collector = try await Collector.start()
     defer { Task { await collector.stop() } }

@@ -12,6 +12,7 @@ func appDestinations() throws -> [any Destination] {
     return destinations
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func theLoginScreenTracksItsTap() async throws {
     let folder = try TemporaryFolder()
     let file = folder.url.appendingPathComponent("app.jsonl")

@@ -10,6 +10,7 @@ struct FeedbackService {
 }
 
 extension FeedbackService {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func thirdParty(
         loadFeedback: @escaping @MainActor (String) -> Void = { ThirdParty.loadFeedbackForm($0) },
         setDelegate: @escaping @MainActor ((any ThirdPartyDelegate)?) -> Void = { ThirdParty.delegate = $0 },

@@ -15,6 +15,7 @@ import UIKitStandIn
     func loadFeedbackForm(_ id: String) { continuation.yield(id) }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @MainActor
 @Test func aSecondLoadWhileOneIsInFlightThrowsBusy() async throws {
     let sdk = FakeThirdParty()
@@ -33,6 +34,7 @@ import UIKitStandIn
     #expect(sdk.delegate == nil)
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @MainActor
 @Test func aLoadTimesOutAndReleasesTheDelegate() async throws {
     let sdk = FakeThirdParty()

@@ -9,6 +9,7 @@ protocol FeedbackService {
     @MainActor func load(_ id: String) async throws -> UIViewController
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)   // the timeout's Clock and Duration
 final class ThirdPartyFeedbackService: FeedbackService {
     private let bridge = SDKBridge<UIViewController>()    // a second load throws BridgeError.busy
     private let loadFeedback: @MainActor (String) -> Void
