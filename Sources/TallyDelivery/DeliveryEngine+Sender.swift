@@ -90,6 +90,7 @@ extension DeliveryEngine {
             return true
         }
         inFlightThrough = fromMemory ? 0 : messages.last?.id ?? 0
+        sendingFromMemory = fromMemory && !messages.isEmpty
         if fromMemory { queuedCount = 0 }
         if first != retryFirstId {
             retryFirstId = first
@@ -150,6 +151,7 @@ extension DeliveryEngine {
         }
         monitor.withLock {
             inFlightThrough = 0
+            sendingFromMemory = false
             nextIntervalAt = clock.now() + configuration.flushInterval
             if queuedCount > 0 || (storageRetryAt != nil && !staged.isEmpty) { monitor.signal(senderWakes) }
         }
@@ -394,6 +396,7 @@ extension DeliveryEngine {
         let until = (now ?? clock.now()) + delay
         let flushes: [FlushRequest] = monitor.withLock {
             inFlightThrough = 0
+            sendingFromMemory = false
             backoffUntil = delay > 0 ? until : nil
             nextIntervalAt = until
             defer { if giveUpFlushes { flushesToSend.removeAll() } }

@@ -56,15 +56,16 @@ extension DeliveryEngine {
 
     /// Hands flushes to the sender, each to deliver up to what is committed now. Call with `monitor` held.
     ///
-    /// An empty queue ends a flush here only when no batch is in flight: otherwise the sender ends it once it
-    /// has finished with that batch, so what the batch caused (a drop, a report) is counted before it returns.
+    /// An empty queue ends a flush here only when no batch is in flight (from the queue or from memory):
+    /// otherwise the sender ends it once it has finished with that batch, so the batch has reached the
+    /// server, and what it caused (a drop, a report) is counted, before the flush returns.
     private func handOver(_ flushes: [FlushRequest]) {
         guard !flushes.isEmpty else { return }
         for flush in flushes {
             flush.committed(through: lastCommittedId)
             // While the storage fails, what waits in memory is sent too before the flush returns.
             let inMemory = storageRetryAt != nil && !staged.isEmpty
-            if queuedCount == 0 && inFlightThrough == 0 && !inMemory {
+            if queuedCount == 0 && inFlightThrough == 0 && !inMemory && !sendingFromMemory {
                 flush.finish()
             } else {
                 flushesToSend.append(flush)

@@ -53,6 +53,9 @@ final class DeliveryEngine: @unchecked Sendable {
     var lastCommittedId: Int64 = 0
     /// Messages with ids up to this one are being sent and must not be evicted.
     var inFlightThrough: Int64 = 0
+    /// A batch taken from memory (while the storage fails) is being sent: it is in no queue, so
+    /// ``inFlightThrough`` does not show it, but a flush handed over meanwhile must wait for it.
+    var sendingFromMemory = false
     /// No request before this time (back-off or `Retry-After`).
     var backoffUntil: Double?
     /// When the interval next asks for a send.
