@@ -60,7 +60,9 @@ extension DeliveryEngine {
     private func sendOldestBatch() {
         let overhead = SegmentMessage.batchOverhead(messages: configuration.maximumBatchEvents)
         let maximumBytes = configuration.maximumBatchBytes - overhead
-        let (limit, floor, deleteFirst) = monitor.withLock { (batchLimit, answeredThrough, deletePending) }
+        let (limit, floor, deleteFirst, committedBefore) = monitor.withLock {
+            (batchLimit, answeredThrough, deletePending, lastCommittedId)
+        }
         if deleteFirst, (try? storage.delete(from: .min, through: floor)) != nil {
             // The storage works again: what the server answered for is gone at last.
             monitor.withLock { deletePending = false }
@@ -91,7 +93,9 @@ extension DeliveryEngine {
         }
         inFlightThrough = fromMemory ? 0 : messages.last?.id ?? 0
         sendingFromMemory = fromMemory && !messages.isEmpty
-        if fromMemory { queuedCount = 0 }
+        // The read found nothing above the answered ids: the queue is empty, unless the writer committed
+        // since the read (then its count stands, and the next round sends it).
+        if fromMemory && lastCommittedId == committedBefore { queuedCount = 0 }
         if first != retryFirstId {
             retryFirstId = first
             retryCount = 0
