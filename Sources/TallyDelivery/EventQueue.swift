@@ -50,6 +50,9 @@ final class EventQueue: @unchecked Sendable {
         if let prepare { configuration.prepareDatabase(prepare) }
         let database: any DatabaseWriter
         if let file {
+            // A connection that closes (its last one checkpoints the WAL) locks the file for a moment: a
+            // queue opened meanwhile waits for it, up to 5 s, rather than fall back to memory.
+            configuration.busyMode = .timeout(5)
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             database = try DatabasePool(path: file.path, configuration: configuration)
