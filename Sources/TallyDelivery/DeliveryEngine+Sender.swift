@@ -30,16 +30,20 @@ extension DeliveryEngine {
                     continue
                 }
                 backoffUntil = nil
-                if queuedCount == 0 && !flushesToSend.isEmpty {
+                // While the storage fails, events waiting in memory are sent from there.
+                let inMemory = storageRetryAt != nil ? staged.count : 0
+                let pending = queuedCount > 0 || inMemory > 0
+                if !pending && !flushesToSend.isEmpty {
                     flushesToSend.forEach { $0.finish() }
                     flushesToSend.removeAll()
                 }
-                if queuedCount > 0
-                    && (!flushesToSend.isEmpty || queuedCount >= configuration.flushAt || now >= nextIntervalAt)
+                if pending
+                    && (!flushesToSend.isEmpty || queuedCount + inMemory >= configuration.flushAt
+                        || now >= nextIntervalAt)
                 {
                     break
                 }
-                if queuedCount > 0 && armedIntervalAt != nextIntervalAt {
+                if pending && armedIntervalAt != nextIntervalAt {
                     armedIntervalAt = nextIntervalAt
                     wakeSender(at: nextIntervalAt)
                 }
@@ -51,30 +55,47 @@ extension DeliveryEngine {
         }
     }
 
-    /// Reads the oldest batch, sends it and acts on the answer; a 400 or 413 splits it into parts sent
-    /// one after the other.
+    /// Reads the oldest batch (from the queue, or from memory while the storage fails), sends it and acts on
+    /// the answer; a 400 or 413 splits it into parts sent one after the other.
     private func sendOldestBatch() {
         let overhead = SegmentMessage.batchOverhead(messages: configuration.maximumBatchEvents)
-        let messages: [EventQueue.Message]
+        let maximumBytes = configuration.maximumBatchBytes - overhead
+        let (limit, floor, deleteFirst, committedBefore) = monitor.withLock {
+            (batchLimit, answeredThrough, deletePending, lastCommittedId)
+        }
+        if deleteFirst, (try? storage.delete(from: .min, through: floor)) != nil {
+            // The storage works again: what the server answered for is gone at last.
+            monitor.withLock { deletePending = false }
+        }
+        var messages: [EventQueue.Message]
         do {
-            messages = try storage.oldest(
-                limit: configuration.maximumBatchEvents, maximumBytes: configuration.maximumBatchBytes - overhead)
+            messages = try storage.oldest(limit: limit, maximumBytes: maximumBytes, above: floor)
         } catch {
+            if EventQueue.isDamage(error) {
+                recoverStorage(after: error)
+                monitor.withLock { inFlightThrough = 0 }
+                return
+            }
             report(
                 Problem(
                     .storageFailed, "The queue could not be read (\(error)); sending is retried", outcome: .reported))
             backOff(Double(configuration.retry.baseDelay), giveUpFlushes: true)
             return
         }
+        let fromMemory = messages.isEmpty
+        if fromMemory { messages = takeFromMemory(limit: limit, maximumBytes: maximumBytes) }
         monitor.lock()
-        let first = messages.first?.id ?? .max
+        let first = fromMemory ? -1 : messages.first?.id ?? .max
         flushesToSend.removeAll { flush in
             guard flush.target < first else { return false }
             flush.finish()
             return true
         }
-        inFlightThrough = messages.last?.id ?? 0
-        if messages.isEmpty { queuedCount = 0 }
+        inFlightThrough = fromMemory ? 0 : messages.last?.id ?? 0
+        sendingFromMemory = fromMemory && !messages.isEmpty
+        // The read found nothing above the answered ids: the queue is empty, unless the writer committed
+        // since the read (then its count stands, and the next round sends it).
+        if fromMemory && lastCommittedId == committedBefore { queuedCount = 0 }
         if first != retryFirstId {
             retryFirstId = first
             retryCount = 0
@@ -84,47 +105,146 @@ extension DeliveryEngine {
         guard !messages.isEmpty else { return }
 
         var parts: [ArraySlice<EventQueue.Message>] = [messages[...]]
+        var tooLarge = false
         while let part = parts.first {
             parts.removeFirst()
+            if part.count > 1 && part.count > monitor.withLock({ batchLimit }) {
+                // Larger than what fitted after a 413 in this batch: halved without asking.
+                let middle = part.startIndex + part.count / 2
+                parts.insert(contentsOf: [part[..<middle], part[middle...]], at: 0)
+                continue
+            }
             let whole = part.count == messages.count
             let (status, retryAfter, failure) = post(part, retryCount: whole ? retryCount : 0)
             switch RetryPolicy.decision(for: status) {
             case .delivered:
-                guard remove(part, dropping: nil) else { return }
+                noteDelivered(part.count, afterTooLarge: tooLarge, whole: whole)
+                remove(part, dropping: nil, fromMemory: fromMemory)
             case .retry:
-                retry(part, status: status, retryAfter: retryAfter, failure: failure)
+                if fromMemory { giveBack(parts.flatMap { $0 }) }
+                retry(part, status: status, retryAfter: retryAfter, failure: failure, fromMemory: fromMemory)
                 return
             case .isolateRefused, .halve:
+                if status == 413 { tooLarge = true }
                 if part.count > 1 {
                     let middle = part.startIndex + part.count / 2
                     parts.insert(contentsOf: [part[..<middle], part[middle...]], at: 0)
                 } else {
                     let why = status == 413 ? "as too large" : "as invalid"
-                    guard
-                        remove(
-                            part,
-                            dropping: Problem(
-                                .refusedByServer,
-                                "The server refused this event \(why) (HTTP \(status ?? 0)); it was dropped",
-                                outcome: .dropped))
-                    else { return }
-                }
-            case .refuse:
-                guard
                     remove(
                         part,
                         dropping: Problem(
                             .refusedByServer,
-                            "The server refused a batch of \(part.count) events (HTTP \(status ?? 0)), an answer that is not retried; they were dropped",
-                            outcome: .dropped))
-                else { return }
+                            "The server refused this event \(why) (HTTP \(status ?? 0)); it was dropped",
+                            outcome: .dropped),
+                        fromMemory: fromMemory)
+                }
+            case .refuse:
+                remove(
+                    part,
+                    dropping: Problem(
+                        .refusedByServer,
+                        "The server refused a batch of \(part.count) events (HTTP \(status ?? 0)), an answer that is not retried; they were dropped",
+                        outcome: .dropped),
+                    fromMemory: fromMemory)
             }
-            if monitor.withLock({ stopping }) { break }
+            if monitor.withLock({ stopping }) {
+                if fromMemory { giveBack(parts.flatMap { $0 }) }
+                break
+            }
         }
         monitor.withLock {
             inFlightThrough = 0
+            sendingFromMemory = false
             nextIntervalAt = clock.now() + configuration.flushInterval
-            if queuedCount > 0 { monitor.signal(senderWakes) }
+            if queuedCount > 0 || (storageRetryAt != nil && !staged.isEmpty) { monitor.signal(senderWakes) }
+        }
+    }
+
+    /// After a 413, the batches read next hold at most the number of events that fitted. After ten batches
+    /// in a row delivered whole at that size, it grows by a quarter (at least one event), up to
+    /// ``HTTPDestination/Configuration/maximumBatchEvents``: a 413 is about bytes, so larger events may
+    /// have caused it, and the size should not stay small for good; growing slowly costs at most one more
+    /// 413 every ten batches while the events stay large.
+    private func noteDelivered(_ count: Int, afterTooLarge: Bool, whole: Bool) {
+        monitor.withLock {
+            if afterTooLarge {
+                batchLimit = min(batchLimit, count)
+                batchesAtLimit = 0
+            } else if whole && count >= batchLimit && batchLimit < configuration.maximumBatchEvents {
+                batchesAtLimit += 1
+                if batchesAtLimit >= 10 {
+                    batchLimit = min(configuration.maximumBatchEvents, batchLimit + max(1, batchLimit / 4))
+                    batchesAtLimit = 0
+                }
+            }
+        }
+    }
+
+    /// While the storage fails, takes the oldest events waiting in memory for a batch (ids 0: they are in
+    /// no queue).
+    private func takeFromMemory(limit: Int, maximumBytes: Int) -> [EventQueue.Message] {
+        monitor.withLock {
+            guard storageRetryAt != nil else { return [] }
+            var messages: [EventQueue.Message] = []
+            var bytes = 0
+            for payload in staged.prefix(limit) {
+                if !messages.isEmpty && bytes + payload.count > maximumBytes { break }
+                bytes += payload.count
+                messages.append(EventQueue.Message(id: 0, payload: Data(payload)))
+            }
+            staged.removeFirst(messages.count)
+            return messages
+        }
+    }
+
+    /// Puts events taken from memory back in front of what waits there; drops them, with the storage's
+    /// reason, when the writer has already stopped.
+    private func giveBack(_ messages: [EventQueue.Message]) {
+        guard !messages.isEmpty else { return }
+        let (lost, reason): (Int, DropReason) = monitor.withLock {
+            if writerEnded { return (messages.count, storageDropReason) }
+            staged.insert(contentsOf: messages.map { [UInt8]($0.payload) }, at: 0)
+            if writerWaiting { monitor.signal(writerWakes) }
+            return (0, storageDropReason)
+        }
+        if lost > 0 {
+            reportDropped(
+                lost, reason,
+                Problem(
+                    .storageFailed,
+                    "The destination closed while its database could not be written; \(lost) events were never committed",
+                    outcome: .dropped))
+        }
+    }
+
+    /// A read found the queue's file damaged: it is set aside and replaced (see
+    /// ``EventQueue/recover(stamp:keepingAbove:because:)``), the counts are taken again from the new queue,
+    /// and the events that could not be read are counted as dropped (`storage_failed`).
+    ///
+    /// Holds the monitor throughout, so that no commit is counted twice or lost between the two queues.
+    private func recoverStorage(after error: any Error) {
+        monitor.lock()
+        let before = queuedCount
+        let recovered = storage.recover(
+            stamp: Self.stamp(configuration.now()), keepingAbove: answeredThrough, because: error)
+        let totals = (try? storage.totals()) ?? (count: recovered.count, bytes: recovered.bytes, lastId: recovered.lastId)
+        queuedCount = totals.count
+        queuedBytes = totals.bytes
+        lastCommittedId = max(lastCommittedId, totals.lastId)
+        storageGeneration = recovered.generation
+        answeredThrough = 0
+        deletePending = false
+        monitor.unlock()
+        let lost = max(0, before - recovered.count)
+        if lost > 0 {
+            reportDropped(
+                lost, .storageFailed,
+                Problem(
+                    .storageFailed, recovered.problem + "; \(lost) events could not be read and were lost",
+                    outcome: .dropped))
+        } else {
+            report(Problem(.storageFailed, recovered.problem, outcome: .reported))
         }
     }
 
@@ -169,34 +289,39 @@ extension DeliveryEngine {
     }
 
     /// Removes a part from the queue after the server answered for it: delivered, or dropped with `problem`.
-    /// Returns false when the queue could not remove it: the part stays queued (to be sent again, a
-    /// duplicate the server drops by its message ids) and the sender backs off.
-    @discardableResult
+    ///
+    /// When the queue cannot delete it (a full disk), the part is remembered as answered for: it is not sent
+    /// again (the sender reads above ``answeredThrough``) and is deleted once the storage works. Only an app
+    /// that stops first sends it again, a duplicate the server drops by its message ids.
     private func remove(
-        _ part: ArraySlice<EventQueue.Message>, dropping problem: Problem?, reason: DropReason = .refusedByServer
-    ) -> Bool {
-        guard let first = part.first?.id, let last = part.last?.id else { return true }
-        do {
-            try storage.delete(from: first, through: last)
-        } catch {
-            report(
-                Problem(
-                    .storageFailed,
-                    "The server answered for \(part.count) events but the queue could not remove them (\(error)); they will be sent again",
-                    outcome: .reported))
-            let attempt = monitor.withLock {
-                backoffCount += 1
-                return backoffCount
+        _ part: ArraySlice<EventQueue.Message>, dropping problem: Problem?, reason: DropReason = .refusedByServer,
+        fromMemory: Bool
+    ) {
+        guard let first = part.first?.id, let last = part.last?.id else { return }
+        if !fromMemory {
+            do {
+                try storage.delete(from: first, through: last)
+            } catch {
+                let firstFailure: Bool = monitor.withLock {
+                    answeredThrough = max(answeredThrough, last)
+                    defer { deletePending = true }
+                    return !deletePending
+                }
+                if firstFailure {
+                    report(
+                        Problem(
+                            .storageFailed,
+                            "The server answered for \(part.count) events but the queue could not remove them (\(error)); they are not sent again, and are removed once the queue can be written",
+                            outcome: .reported))
+                }
             }
-            backOff(
-                configuration.retry.backoff(attempt: attempt - 1, random: Double.random(in: 0..<1)), giveUpFlushes: true
-            )
-            return false
         }
         let bytes = part.reduce(0) { $0 + $1.payload.count }
         let recovered = monitor.withLock {
-            queuedCount -= part.count
-            queuedBytes -= bytes
+            if !fromMemory {
+                queuedCount -= part.count
+                queuedBytes -= bytes
+            }
             if queuedCount <= configuration.maximumQueuedEvents && queuedBytes <= configuration.maximumQueuedBytes {
                 evicting = false
             }
@@ -217,13 +342,13 @@ extension DeliveryEngine {
         if let problem {
             reportDropped(part.count, reason, problem)
         }
-        return true
     }
 
     /// The batch stays queued: waits for `Retry-After` or the next back-off, or drops the batch when its
     /// retries are exhausted.
     private func retry(
-        _ part: ArraySlice<EventQueue.Message>, status: Int?, retryAfter: String?, failure: (any Error)?
+        _ part: ArraySlice<EventQueue.Message>, status: Int?, retryAfter: String?, failure: (any Error)?,
+        fromMemory: Bool
     ) {
         let now = clock.now()
         let wait: Double
@@ -254,10 +379,11 @@ extension DeliveryEngine {
                     .retriesExhausted,
                     "A batch of \(part.count) events failed \(configuration.retry.maximumAttempts) retries (last: \(answer)); it was dropped",
                     outcome: .dropped),
-                reason: .retriesExhausted)
+                reason: .retriesExhausted, fromMemory: fromMemory)
             backOff(0, giveUpFlushes: false)
             return
         }
+        if fromMemory { giveBack(Array(part)) }
         if firstFailure {
             report(
                 Problem(
@@ -274,6 +400,7 @@ extension DeliveryEngine {
         let until = (now ?? clock.now()) + delay
         let flushes: [FlushRequest] = monitor.withLock {
             inFlightThrough = 0
+            sendingFromMemory = false
             backoffUntil = delay > 0 ? until : nil
             nextIntervalAt = until
             defer { if giveUpFlushes { flushesToSend.removeAll() } }

@@ -22,10 +22,12 @@ extension DeliveryEngine {
                 if stopping {
                     let lost = staged.count
                     staged.removeAll()
+                    let reason = storageDropReason
+                    writerEnded = true
                     monitor.unlock()
                     if lost > 0 {
                         reportDropped(
-                            lost, .queueFull,
+                            lost, reason,
                             Problem(
                                 .storageFailed,
                                 "The destination closed while its database could not be written; \(lost) events were never committed",
@@ -54,13 +56,20 @@ extension DeliveryEngine {
 
     /// Hands flushes to the sender, each to deliver up to what is committed now. Call with `monitor` held.
     ///
-    /// An empty queue ends a flush here only when no batch is in flight: otherwise the sender ends it once it
-    /// has finished with that batch, so what the batch caused (a drop, a report) is counted before it returns.
+    /// An empty queue ends a flush here only when no batch is in flight (from the queue or from memory):
+    /// otherwise the sender ends it once it has finished with that batch, so the batch has reached the
+    /// server, and what it caused (a drop, a report) is counted, before the flush returns.
     private func handOver(_ flushes: [FlushRequest]) {
         guard !flushes.isEmpty else { return }
         for flush in flushes {
             flush.committed(through: lastCommittedId)
-            if queuedCount == 0 && inFlightThrough == 0 { flush.finish() } else { flushesToSend.append(flush) }
+            // While the storage fails, what waits in memory is sent too before the flush returns.
+            let inMemory = storageRetryAt != nil && !staged.isEmpty
+            if queuedCount == 0 && inFlightThrough == 0 && !inMemory && !sendingFromMemory {
+                flush.finish()
+            } else {
+                flushesToSend.append(flush)
+            }
         }
         monitor.signal(senderWakes)
     }
@@ -68,20 +77,25 @@ extension DeliveryEngine {
     private func commit(_ group: [[UInt8]], covering flushes: [FlushRequest]) {
         let bytes = group.reduce(0) { $0 + $1.count }
         let lastId: Int64
+        let generation: Int
         do {
-            lastId = try storage.append(group)
+            (lastId, generation) = try storage.append(group)
         } catch {
             storageFailed(group, flushes: flushes, error: error)
             return
         }
         monitor.lock()
+        // A queue replaced since the append already counted this group in its totals.
+        let counted = generation != storageGeneration
         let recovered = storageFailures > 0
         storageFailures = 0
         commitLimit = commitLimit > Int.max / 2 ? Int.max : commitLimit * 2
         storageRetryAt = nil
-        queuedCount += group.count
-        queuedBytes += bytes
-        lastCommittedId = lastId
+        if !counted {
+            queuedCount += group.count
+            queuedBytes += bytes
+        }
+        lastCommittedId = max(lastCommittedId, lastId)
         statistics.committed += group.count
         let committed = statistics.committed
         let excessCount = queuedCount - configuration.maximumQueuedEvents
@@ -109,7 +123,7 @@ extension DeliveryEngine {
         guard inFlightThrough != .max else { return nil }  // the sender is choosing a batch: at the next commit
         let evicted: (count: Int, bytes: Int)
         do {
-            evicted = try storage.evictOldest(count: count, bytes: bytes, above: inFlightThrough)
+            evicted = try storage.evictOldest(count: count, bytes: bytes, above: max(inFlightThrough, answeredThrough))
         } catch {
             return { [self] in
                 report(Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported))
@@ -144,26 +158,29 @@ extension DeliveryEngine {
             staged.removeFirst(overflow)
         }
         storageFailures += 1
+        storageDropReason = EventQueue.dropReason(for: error)
+        let reason = storageDropReason
         commitLimit = max(1, group.count / 2)
         let firstFailure = storageFailures == 1
         let delay = configuration.retry.backoff(attempt: storageFailures - 1, random: Double.random(in: 0..<1))
         let retryAt = clock.now() + delay
         storageRetryAt = retryAt
         handOver(flushes)
+        monitor.signal(senderWakes)  // to send what waits in memory
         monitor.unlock()
         wakeWriter(at: retryAt)
         if firstFailure {
             report(
                 Problem(
                     .storageFailed,
-                    "The queue's database could not be written (\(error)); events wait in memory (at most \(configuration.maximumQueuedEvents)) and the write is retried",
+                    "The queue's database could not be written (\(error)); events wait in memory (at most \(configuration.maximumQueuedEvents)), are sent from there while the server answers, and the write is retried",
                     outcome: .reported))
         }
         if overflow > 0 {
             reportDropped(
-                overflow, .queueFull,
+                overflow, reason,
                 Problem(
-                    .queueFull,
+                    .storageFailed,
                     "The queue could not be written and its memory buffer is full; the \(overflow) oldest events were dropped",
                     outcome: .dropped))
         }

@@ -27,6 +27,20 @@ final class DeliveryEngine: @unchecked Sendable {
     /// When the writer may try again after the storage failed; nil while it works.
     var storageRetryAt: Double?
     var storageFailures = 0
+    /// Why events lost to the failing storage are dropped: `storage_full` or `storage_failed`.
+    var storageDropReason = DropReason.storageFailed
+    /// Messages with ids up to this one were answered for (delivered or dropped) but may still be in the
+    /// queue, because deleting them failed: they are never sent again, and deleted when the storage works.
+    var answeredThrough: Int64 = 0
+    var deletePending = false
+    /// The writer has ended: events put back in memory can no longer be committed.
+    var writerEnded = false
+    /// Which queue file the counts describe: ``EventQueue/generation`` after the last recovery.
+    var storageGeneration = 0
+    /// The most events the sender reads for one batch: the size that fitted after a 413, growing back
+    /// slowly (see ``noteDelivered(_:afterTooLarge:whole:)``).
+    var batchLimit: Int
+    var batchesAtLimit = 0
     /// The most events the writer commits in one transaction: halved after a failure, doubled after a success.
     var commitLimit = Int.max
     /// Flushes waiting for the writer to commit what came before them.
@@ -39,6 +53,9 @@ final class DeliveryEngine: @unchecked Sendable {
     var lastCommittedId: Int64 = 0
     /// Messages with ids up to this one are being sent and must not be evicted.
     var inFlightThrough: Int64 = 0
+    /// A batch taken from memory (while the storage fails) is being sent: it is in no queue, so
+    /// ``inFlightThrough`` does not show it, but a flush handed over meanwhile must wait for it.
+    var sendingFromMemory = false
     /// No request before this time (back-off or `Retry-After`).
     var backoffUntil: Double?
     /// When the interval next asks for a send.
@@ -60,17 +77,10 @@ final class DeliveryEngine: @unchecked Sendable {
     init(configuration: HTTPDestination.Configuration, name: String) {
         self.configuration = configuration.clamped
         self.name = name
-        var openProblem: Problem?
-        var storage: EventQueue
-        do {
-            storage = try EventQueue(file: configuration.database, prepare: configuration.prepareDatabase)
-        } catch {
-            openProblem = Problem(
-                .storageFailed,
-                "The queue's database could not be opened (\(error)); events are queued in memory and will not survive the app",
-                outcome: .reported)
-            storage = EventQueue.inMemory()
-        }
+        let opened = EventQueue.open(
+            file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now()))
+        let storage = opened.queue
+        var openProblem = opened.problem.map { Problem(.storageFailed, $0, outcome: .reported) }
         var totals = (count: 0, bytes: 0, lastId: Int64(0))
         do {
             totals = try storage.totals()
@@ -79,6 +89,7 @@ final class DeliveryEngine: @unchecked Sendable {
                 .storageFailed, "The queue's database could not be read (\(error))", outcome: .reported)
         }
         self.storage = storage
+        batchLimit = self.configuration.maximumBatchEvents
         queuedCount = totals.count
         queuedBytes = totals.bytes
         lastCommittedId = totals.lastId
@@ -119,13 +130,17 @@ final class DeliveryEngine: @unchecked Sendable {
             staged.removeFirst(overflow)
         }
         if writerWaiting { monitor.signal(writerWakes) }
+        // While the storage fails, the sender sends what waits in memory.
+        let storageFailing = storageRetryAt != nil
+        if storageFailing { monitor.signal(senderWakes) }
+        let reason = storageFailing ? storageDropReason : .queueFull
         monitor.unlock()
         for report in reports { deliver(report) }
         if overflow > 0 {
             reportDropped(
-                overflow, .queueFull,
+                overflow, reason,
                 Problem(
-                    .queueFull,
+                    storageFailing ? .storageFailed : .queueFull,
                     "The queue could not be written and its memory buffer is full (\(configuration.maximumQueuedEvents) events); the oldest were dropped",
                     outcome: .dropped))
         }
@@ -175,8 +190,16 @@ final class DeliveryEngine: @unchecked Sendable {
             copy.queuedEvents = queuedCount
             copy.queuedBytes = queuedBytes
             copy.staged = staged.count
+            copy.isDurable = storage.isDurable
             return copy
         }
+    }
+
+    /// A timestamp for a set-aside file's name, such as `20261126T171600Z`.
+    static func stamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withYear, .withMonth, .withDay, .withTime, .withTimeZone]
+        return formatter.string(from: date)
     }
 
     // MARK: Reporting

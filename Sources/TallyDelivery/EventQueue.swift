@@ -1,33 +1,58 @@
 #if Delivery
 import Foundation
 import GRDB
+import Tally
 
 /// The queue's storage: one SQLite table of encoded messages in arrival order, through GRDB.
 ///
 /// A file opens as a `DatabasePool` in WAL mode (`synchronous = NORMAL`: a commit survives the process being
-/// killed; a power cut may lose the last commits). Without a file, or when the file cannot be opened, the
-/// queue is an in-memory database. The writer thread appends and evicts; the sender thread reads batches
-/// and deletes what the server acknowledged. GRDB serialises the writes.
-final class EventQueue: Sendable {
+/// killed; a power cut may lose the last commits). Without a file, or when no file can be used, the queue is
+/// an in-memory database. The writer thread appends and evicts; the sender thread reads batches and deletes
+/// what the server answered for. Every operation holds the queue's lock, so that a damaged file can be
+/// replaced (``recover(stamp:keepingAbove:because:)``) while neither thread is inside it.
+///
+/// `@unchecked Sendable`: `file`, `prepare` and the lock's contents are the only state; the lock guards the
+/// database and whether it is durable.
+final class EventQueue: @unchecked Sendable {
     /// One stored message.
     struct Message: Sendable {
         var id: Int64
         var payload: Data
     }
 
-    private let database: any DatabaseWriter
-    /// Whether the queue is in a file (it survives the process).
-    let isDurable: Bool
+    /// The queue's database and whether it is in a file; only touched with the lock held.
+    private struct Store {
+        var database: any DatabaseWriter
+        var isDurable: Bool
+        /// How many times the database was replaced.
+        var generation = 0
+    }
 
-    /// Opens the queue at `file`, or in memory when `file` is nil.
-    ///
-    /// - Throws: the database's error when the file cannot be opened, created or migrated.
-    init(file: URL?, prepare: (@Sendable (Database) throws -> Void)?) throws {
+    private let store: Locked<Store>
+    private let file: URL?
+    private let prepare: (@Sendable (Database) throws -> Void)?
+
+    /// Whether the queue is in a file (it survives the process).
+    var isDurable: Bool { store.withLock { $0.isDurable } }
+
+    private init(database: any DatabaseWriter, file: URL?, prepare: (@Sendable (Database) throws -> Void)?) {
+        store = Locked(Store(database: database, isDurable: file != nil))
+        self.file = file
+        self.prepare = prepare
+    }
+
+    /// Opens the database at `file`, or in memory when `file` is nil, and migrates it.
+    private static func database(
+        file: URL?, prepare: (@Sendable (Database) throws -> Void)?
+    ) throws -> any DatabaseWriter {
         var configuration = GRDB.Configuration()
         configuration.label = "tally.delivery"
         if let prepare { configuration.prepareDatabase(prepare) }
         let database: any DatabaseWriter
         if let file {
+            // A connection that closes (its last one checkpoints the WAL) locks the file for a moment: a
+            // queue opened meanwhile waits for it, up to 5 s, rather than fall back to memory.
+            configuration.busyMode = .timeout(5)
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             database = try DatabasePool(path: file.path, configuration: configuration)
@@ -39,29 +64,199 @@ final class EventQueue: Sendable {
             // `id` is SQLite's rowid: arrival order. `payload` is the message's JSON, as sent.
             try db.execute(sql: "CREATE TABLE message (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
         }
-        try migrator.migrate(database)
-        self.database = database
-        self.isDurable = file != nil
+        do {
+            try migrator.migrate(database)
+            // A damaged page anywhere in the file shows here, not at the first read that reaches it.
+            try database.read { db in
+                let verdict = try String.fetchAll(db, sql: "PRAGMA quick_check(1)")
+                if verdict != ["ok"] {
+                    throw DatabaseError(
+                        resultCode: .SQLITE_CORRUPT, message: "quick_check: \(verdict.joined(separator: "; "))")
+                }
+            }
+        } catch {
+            try? database.close()
+            throw error
+        }
+        return database
     }
 
     /// Opens an in-memory queue; cannot fail in practice.
     static func inMemory() -> EventQueue {
         // An in-memory database needs no file, so only a broken SQLite could make this throw.
-        try! EventQueue(file: nil, prepare: nil)  // swiftlint:disable:this force_try
+        EventQueue(database: try! database(file: nil, prepare: nil), file: nil, prepare: nil)  // swiftlint:disable:this force_try
+    }
+
+    /// Opens the queue at `file` (in memory when nil). A file that is damaged or cannot be opened is set
+    /// aside as `<name>.damaged-<stamp>` and replaced by a new queue holding the messages that could still be
+    /// read; when that fails too, or the failure may pass (a full disk, a lock), the queue is in memory and
+    /// the file is left as it is.
+    ///
+    /// - Returns: the queue, and what went wrong (for a `storage_failed` problem) when the file was not used
+    ///   as it was.
+    static func open(
+        file: URL?, prepare: (@Sendable (Database) throws -> Void)?, stamp: String
+    ) -> (queue: EventQueue, problem: String?) {
+        guard let file else { return (inMemory(), nil) }
+        do {
+            return (EventQueue(database: try database(file: file, prepare: prepare), file: file, prepare: prepare), nil)
+        } catch {
+            guard !isPassing(error) else {
+                return (
+                    inMemory(),
+                    "The queue's database could not be opened (\(error)); it is left as it is, and events are queued in memory and will not survive the app"
+                )
+            }
+            // Whatever can still be read is kept: the rows before and after a damaged page.
+            let salvaged: [Message] = {
+                guard let damaged = try? DatabaseQueue(path: file.path) else { return [] }
+                defer { try? damaged.close() }
+                return salvage(from: damaged)
+            }()
+            let queue = EventQueue(database: try! database(file: nil, prepare: nil), file: file, prepare: prepare)  // swiftlint:disable:this force_try
+            queue.store.withLock { $0.isDurable = false }
+            let problem = queue.store.withLock { store in
+                queue.replace(&store, salvaged: salvaged, because: error, stamp: stamp)
+            }
+            return (queue, problem)
+        }
+    }
+
+    /// Replaces the queue's file after a read found it damaged: keeps what can still be read (above `floor`:
+    /// ids up to it were answered for), sets the file aside and opens a new one, or falls back to memory.
+    ///
+    /// - Returns: what happened, for a `storage_failed` problem, and the totals of the new queue.
+    func recover(
+        stamp: String, keepingAbove floor: Int64, because error: any Error
+    ) -> (problem: String, count: Int, bytes: Int, lastId: Int64, generation: Int) {
+        store.withLock { store in
+            let salvaged = Self.salvage(from: store.database).filter { $0.id > floor }
+            try? store.database.close()
+            store.database = try! Self.database(file: nil, prepare: nil)  // swiftlint:disable:this force_try
+            store.isDurable = false
+            let problem = replace(&store, salvaged: salvaged, because: error, stamp: stamp)
+            store.generation += 1
+            return (
+                problem, salvaged.count, salvaged.reduce(0) { $0 + $1.payload.count }, salvaged.last?.id ?? 0,
+                store.generation
+            )
+        }
+    }
+
+    /// Sets the file aside, opens a new one and copies `salvaged` into it; in memory when that fails.
+    private func replace(
+        _ store: inout Store, salvaged: [Message], because error: any Error, stamp: String
+    ) -> String {
+        guard let file else {
+            try? Self.insert(salvaged, into: store.database)
+            return "The queue's in-memory database failed (\(error)); \(salvaged.count) events it still held were kept"
+        }
+        let kept = "\(salvaged.count) events it still held were kept"
+        let aside: String?
+        do {
+            aside = try Self.setAside(file, stamp: stamp)
+        } catch let moveError {
+            try? Self.insert(salvaged, into: store.database)
+            return
+                "The queue's database is damaged or cannot be opened (\(error)) and could not be set aside (\(moveError)); events are queued in memory and will not survive the app (\(kept))"
+        }
+        let what = aside.map { "it was set aside as \($0)" } ?? "there was no file to set aside"
+        do {
+            let fresh = try Self.database(file: file, prepare: prepare)
+            try Self.insert(salvaged, into: fresh)
+            try? store.database.close()
+            store.database = fresh
+            store.isDurable = true
+            return
+                "The queue's database was damaged or could not be opened (\(error)); \(what) and a new queue replaced it (\(kept))"
+        } catch let freshError {
+            try? Self.insert(salvaged, into: store.database)
+            return
+                "The queue's database was damaged or could not be opened (\(error)); \(what), but no new queue could be created (\(freshError)): events are queued in memory and will not survive the app (\(kept))"
+        }
+    }
+
+    /// Whether `error` may pass by itself (full disk, lock, memory): the file is then not set aside.
+    static func isPassing(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return [.SQLITE_FULL, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM, .SQLITE_INTERRUPT, .SQLITE_IOERR]
+            .contains(error.resultCode)
+    }
+
+    /// Whether `error` says the file is damaged or is no database.
+    static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    /// The drop reason for events lost because of `error`: `storage_full` for a full disk (or database),
+    /// `storage_failed` otherwise.
+    static func dropReason(for error: any Error) -> DropReason {
+        (error as? DatabaseError)?.resultCode == .SQLITE_FULL ? .storageFull : .storageFailed
+    }
+
+    /// The messages that can still be read, in order: from the start up to the first damaged page, and
+    /// from the end back to the last.
+    private static func salvage(from database: any DatabaseReader) -> [Message] {
+        var forward: [Message] = []
+        var backward: [Message] = []
+        try? database.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, payload FROM message ORDER BY id")
+            while let row = try rows.next() { forward.append(Message(id: row[0], payload: row[1])) }
+        }
+        let floor = forward.last?.id ?? Int64.min
+        try? database.read { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id DESC", arguments: [floor])
+            while let row = try rows.next() { backward.append(Message(id: row[0], payload: row[1])) }
+        }
+        return forward + backward.reversed()
+    }
+
+    /// Copies `messages`, with their ids, into `database` in one transaction.
+    private static func insert(_ messages: [Message], into database: any DatabaseWriter) throws {
+        guard !messages.isEmpty else { return }
+        try database.write { db in
+            let statement = try db.cachedStatement(sql: "INSERT INTO message (id, payload) VALUES (?, ?)")
+            for message in messages { try statement.execute(arguments: [message.id, message.payload]) }
+        }
+    }
+
+    /// Renames `file` (and its `-wal` and `-shm`) to `<name>.damaged-<stamp>`, with a number after the stamp
+    /// when that name is taken; returns the new name, or nil when there was no file.
+    private static func setAside(_ file: URL, stamp: String) throws -> String? {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: file.path) else { return nil }
+        let folder = file.deletingLastPathComponent()
+        var name = "\(file.lastPathComponent).damaged-\(stamp)"
+        var number = 1
+        while manager.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            number += 1
+            name = "\(file.lastPathComponent).damaged-\(stamp)-\(number)"
+        }
+        try manager.moveItem(at: file, to: folder.appendingPathComponent(name))
+        for suffix in ["-wal", "-shm"] {
+            let companion = URL(fileURLWithPath: file.path + suffix)
+            if manager.fileExists(atPath: companion.path) {
+                try? manager.moveItem(at: companion, to: folder.appendingPathComponent(name + suffix))
+            }
+        }
+        return name
     }
 
     /// How many messages the queue holds and their bytes, and the last id.
     func totals() throws -> (count: Int, bytes: Int, lastId: Int64) {
-        try database.read { db in
+        try store.withLock { try $0.database.read { db in
             let row = try Row.fetchOne(
                 db, sql: "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(id), 0) FROM message")
             return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
-        }
+        } }
     }
 
-    /// Appends `payloads` in one transaction and returns the id of the last.
-    func append(_ payloads: [[UInt8]]) throws -> Int64 {
-        try database.write { db in
+    /// Appends `payloads` in one transaction and returns the id of the last, and the generation of the
+    /// database they went to.
+    func append(_ payloads: [[UInt8]]) throws -> (lastId: Int64, generation: Int) {
+        try store.withLock { store in try (store.database.write { db in
             let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
             for payload in payloads {
                 try payload.withUnsafeBytes { buffer in
@@ -73,13 +268,13 @@ final class EventQueue: Sendable {
                 }
             }
             return db.lastInsertedRowID
-        }
+        }, store.generation) }
     }
 
     /// Deletes the oldest messages with an id above `floor` until at least `count` messages and `bytes` bytes
     /// are gone (or none is left above `floor`); returns how many and how many bytes were deleted.
     func evictOldest(count: Int, bytes: Int, above floor: Int64) throws -> (count: Int, bytes: Int) {
-        try database.write { db in
+        try store.withLock { try $0.database.write { db in
             var deleted = 0
             var deletedBytes = 0
             var last: Int64?
@@ -94,17 +289,17 @@ final class EventQueue: Sendable {
                 try db.execute(sql: "DELETE FROM message WHERE id > ? AND id <= ?", arguments: [floor, last])
             }
             return (deleted, deletedBytes)
-        }
+        } }
     }
 
-    /// The oldest messages, in order: at most `limit`, and as many as fit in `maximumBytes` of payload (at
-    /// least one).
-    func oldest(limit: Int, maximumBytes: Int) throws -> [Message] {
-        try database.read { db in
+    /// The oldest messages with an id above `floor`, in order: at most `limit`, and as many as fit in
+    /// `maximumBytes` of payload (at least one).
+    func oldest(limit: Int, maximumBytes: Int, above floor: Int64 = 0) throws -> [Message] {
+        try store.withLock { try $0.database.read { db in
             var messages: [Message] = []
             var bytes = 0
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, payload FROM message ORDER BY id LIMIT ?", arguments: [limit])
+                db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id LIMIT ?", arguments: [floor, limit])
             while let row = try rows.next() {
                 let payload: Data = row[1]
                 if !messages.isEmpty && bytes + payload.count > maximumBytes { break }
@@ -112,14 +307,14 @@ final class EventQueue: Sendable {
                 messages.append(Message(id: row[0], payload: payload))
             }
             return messages
-        }
+        } }
     }
 
     /// Deletes the messages with ids from `first` to `last`, both included.
     func delete(from first: Int64, through last: Int64) throws {
-        try database.write { db in
+        try store.withLock { try $0.database.write { db in
             try db.execute(sql: "DELETE FROM message WHERE id BETWEEN ? AND ?", arguments: [first, last])
-        }
+        } }
     }
 }
 #endif

@@ -14,8 +14,9 @@ import Tally
 ///
 /// What is guaranteed: every event committed to the queue is delivered at least once, across crashes and
 /// restarts, unless it is dropped for a counted reason: the queue's bounds
-/// (`DropReason.queueFull`), a server that refuses it for good (`DropReason.refusedByServer`)
-/// or exhausted retries (`DropReason.retriesExhausted`). A message sent twice keeps its `messageId`,
+/// (`DropReason.queueFull`), a server that refuses it for good (`DropReason.refusedByServer`),
+/// exhausted retries (`DropReason.retriesExhausted`), or storage that fails (`DropReason.storageFull`,
+/// `DropReason.storageFailed`; see <doc:HowDeliveryWorks#Storage-faults>). A message sent twice keeps its `messageId`,
 /// which the server uses to drop the copy.
 ///
 /// ```swift
@@ -42,8 +43,10 @@ public final class HTTPDestination: Destination {
     /// Opens the queue (creating its file when needed) and starts the writer and sender threads. Events
     /// that an earlier run left in the queue are sent first.
     ///
-    /// A database that cannot be opened does not stop the app: the queue is then kept in memory, and a
-    /// `Problem.Code.storageFailed` problem is reported with the first event.
+    /// A database that is damaged or cannot be opened does not stop the app: it is set aside as
+    /// `<name>.damaged-<timestamp>` and replaced by a new queue holding the events that could still be read
+    /// (in memory when no new file can be created), and a `Problem.Code.storageFailed` problem is reported
+    /// with the first event.
     ///
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.

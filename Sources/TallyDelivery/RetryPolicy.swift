@@ -9,7 +9,7 @@ import Tally
 /// | 2xx | the batch's events are removed from the queue |
 /// | 408, 410, 429, 460, any 5xx but 501 and 505, or no answer (refused, reset, timeout) | the batch stays queued and is sent again after a wait |
 /// | 400 | the batch is split in halves, each sent alone, until the event the server refuses is alone; that one is dropped (`DropReason.refusedByServer`), the others are delivered |
-/// | 413 | the batch is halved and each half sent alone; a single event refused as too large is dropped |
+/// | 413 | the batch is halved and each half sent alone; a single event refused as too large is dropped; the next batches start at the size that fitted |
 /// | anything else (401, 403, 404, 422, 501, 505, 3xx…) | the batch is dropped (`DropReason.refusedByServer`) and reported |
 ///
 /// The wait before a retry: the server's `Retry-After` (seconds or an HTTP date) when it sends one with a

@@ -31,6 +31,14 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// ``DestinationDiagnostics/droppedAfterDelivery``.
     public static let retriesExhausted = DropReason(rawValue: "retries_exhausted")
 
+    /// A destination could not write the event to its storage because the disk (or the database's own
+    /// limit) was full, and dropped it: its memory buffer overflowed while it waited, or it was closed
+    /// first. Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    public static let storageFull = DropReason(rawValue: "storage_full")
+    /// A destination's storage failed otherwise (read-only, damaged, unusable) and the event was lost with
+    /// it. Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    public static let storageFailed = DropReason(rawValue: "storage_failed")
+
     /// A processor returned nil.
     public static func filtered(by processor: String) -> DropReason {
         DropReason(rawValue: "filtered:\(processor)")
@@ -83,7 +91,8 @@ public struct DestinationDiagnostics: Sendable, Hashable {
     /// Events the destination had taken (counted in ``delivered``) and dropped afterwards, by reason: a
     /// destination that queues events and sends them later reports these through
     /// ``DeliveryContext/reportDropped(_:reason:problem:)``, such as ``DropReason/queueFull``,
-    /// ``DropReason/refusedByServer`` or ``DropReason/retriesExhausted``. A durable queue may also drop events
+    /// ``DropReason/refusedByServer``, ``DropReason/retriesExhausted``, ``DropReason/storageFull`` or
+    /// ``DropReason/storageFailed``. A durable queue may also drop events
     /// that an earlier run of the app delivered to it, so these are not part of
     /// ``Diagnostics/accounted(at:)``.
     public var droppedAfterDelivery: [DropReason: Int] = [:]
