@@ -23,6 +23,7 @@ final class MapScreen: MapProviderDelegate {
 @Test func readsAreRecordedWhenTheTestAsks() {
     let map = MapViewProvidableSpy()
     map.recordsPropertyReads = true
+    map.stub(.zoom, returning: 1.0)
     let screen = MapScreen()
     map.delegate = screen
     _ = map.zoom
