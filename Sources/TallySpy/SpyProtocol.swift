@@ -33,7 +33,8 @@ import TallyTesting
 /// ### Creating a spy
 /// - ``init(mode:fileID:filePath:line:column:)``
 /// - ``Call``
-/// - ``recorder``
+///
+/// The spy's `recorder` (a `CallRecorder`, from `CallExpecting`) gives the order of calls across spies.
 ///
 /// ### Reading what was recorded
 /// - ``recordsPropertyReads``
