@@ -27,12 +27,14 @@ let package = Package(
     // Optional parts, off by default: a package that depends on Tally resolves and builds none of their
     // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
     traits: [
-        .trait(name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
+        .trait(
+            name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
         .trait(name: "SpyMacro", description: "The @Spy macro of the TallySpy product (swift-syntax)."),
         .trait(name: "Delivery", description: "TallyDelivery: the durable HTTP destination on SQLite (GRDB)."),
         .trait(
             name: "Collector",
-            description: "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB."
+            description:
+                "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB."
         ),
     ],
     dependencies: [
@@ -85,7 +87,8 @@ let package = Package(
             ]
         ),
         // The build plugin's tool: `tally gen` without the command line's dependencies.
-        .executableTarget(name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
+        .executableTarget(
+            name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
         // Helpers shared by this repository's own tests; not a product.
         .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
@@ -102,7 +105,8 @@ let package = Package(
         ),
         // A process that appends records until it is killed: the writer the recording fault tests kill
         // mid-write. Not a product.
-        .executableTarget(name: "RecordingWriterFixture", dependencies: ["Tally"], path: "Tests/RecordingWriterFixture"),
+        .executableTarget(
+            name: "RecordingWriterFixture", dependencies: ["Tally"], path: "Tests/RecordingWriterFixture"),
         .testTarget(
             name: "TallyPlanTests",
             dependencies: [
@@ -210,8 +214,10 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
                 .product(
-                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["Collector"])),
+                .product(
+                    name: "UnixSignals", package: "swift-service-lifecycle", condition: .when(traits: ["Collector"])),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
                 // SQLite's C API, which GRDB links: ingest binds each event's columns directly.
                 .product(name: "GRDBSQLite", package: "GRDB.swift", condition: .when(traits: ["Collector"])),

@@ -62,7 +62,10 @@ let package = Package(
         .executableTarget(name: "login-example", dependencies: ["LoginExample"], path: "Login/Sources/login-example"),
         .testTarget(
             name: "LoginExampleTests",
-            dependencies: ["LoginExample", "login-example", .product(name: "TallyTesting", package: "Tally"), .product(name: "TallyPlan", package: "Tally")],
+            dependencies: [
+                "LoginExample", "login-example", .product(name: "TallyTesting", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
+            ],
             path: "Login/Tests/LoginExampleTests"
         ),
 
@@ -92,7 +95,8 @@ let package = Package(
         .testTarget(
             name: "FeedbackFormExampleTests",
             dependencies: [
-                "FeedbackFormExample", "FeedbackThirdParty", .product(name: "TallyTesting", package: "Tally"), .product(name: "TallyPlan", package: "Tally"),
+                "FeedbackFormExample", "FeedbackThirdParty", .product(name: "TallyTesting", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
             ],
             path: "FeedbackForm/Tests/FeedbackFormExampleTests"
         ),
@@ -109,7 +113,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PartnerMapExampleTests",
-            dependencies: ["PartnerMapExample", .product(name: "TallyTesting", package: "Tally"), .product(name: "TallyPlan", package: "Tally")],
+            dependencies: [
+                "PartnerMapExample", .product(name: "TallyTesting", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
+            ],
             path: "PartnerMap/Tests/PartnerMapExampleTests"
         ),
         .testTarget(

@@ -14,7 +14,7 @@ let package = Package(
     platforms: [.iOS(.v15), .macOS(.v12)],
     dependencies: [
         // The README's dependency line, in its path form.
-        .package(name: "Tally", path: "../.."),
+        .package(name: "Tally", path: "../..")
     ],
     targets: [
         .target(name: "HippoAnalytics"),

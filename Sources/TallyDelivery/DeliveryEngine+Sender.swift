@@ -228,7 +228,8 @@ extension DeliveryEngine {
         let before = queuedCount
         let recovered = storage.recover(
             stamp: Self.stamp(configuration.now()), keepingAbove: answeredThrough, because: error)
-        let totals = (try? storage.totals()) ?? (count: recovered.count, bytes: recovered.bytes, lastId: recovered.lastId)
+        let totals =
+            (try? storage.totals()) ?? (count: recovered.count, bytes: recovered.bytes, lastId: recovered.lastId)
         queuedCount = totals.count
         queuedBytes = totals.bytes
         lastCommittedId = max(lastCommittedId, totals.lastId)

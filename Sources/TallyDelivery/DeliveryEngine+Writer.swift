@@ -103,7 +103,8 @@ extension DeliveryEngine {
         // Over its bounds, the oldest go before the flushes are handed over and the sender can choose a batch:
         // a flush then sends what the bounds keep, and no event the sender has read is counted as dropped too.
         let eviction =
-            excessCount > 0 || excessBytes > 0 ? evictHoldingMonitor(count: max(0, excessCount), bytes: max(0, excessBytes)) : nil
+            excessCount > 0 || excessBytes > 0
+            ? evictHoldingMonitor(count: max(0, excessCount), bytes: max(0, excessBytes)) : nil
         handOver(flushes)
         monitor.signal(senderWakes)  // to send (flushAt reached) or to arm the interval
         monitor.unlock()
@@ -126,7 +127,9 @@ extension DeliveryEngine {
             evicted = try storage.evictOldest(count: count, bytes: bytes, above: max(inFlightThrough, answeredThrough))
         } catch {
             return { [self] in
-                report(Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported))
+                report(
+                    Problem(.storageFailed, "The queue could not drop its oldest events (\(error))", outcome: .reported)
+                )
             }
         }
         guard evicted.count > 0 else { return nil }

@@ -78,7 +78,8 @@ final class DeliveryEngine: @unchecked Sendable {
         self.configuration = configuration.clamped
         self.name = name
         let opened = EventQueue.open(
-            file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now()))
+            file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now())
+        )
         let storage = opened.queue
         var openProblem = opened.problem.map { Problem(.storageFailed, $0, outcome: .reported) }
         var totals = (count: 0, bytes: 0, lastId: Int64(0))

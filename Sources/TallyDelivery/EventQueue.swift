@@ -84,7 +84,8 @@ final class EventQueue: @unchecked Sendable {
     /// Opens an in-memory queue; cannot fail in practice.
     static func inMemory() -> EventQueue {
         // An in-memory database needs no file, so only a broken SQLite could make this throw.
-        EventQueue(database: try! database(file: nil, prepare: nil), file: nil, prepare: nil)  // swiftlint:disable:this force_try
+        let memory = try! database(file: nil, prepare: nil)  // swiftlint:disable:this force_try
+        return EventQueue(database: memory, file: nil, prepare: nil)
     }
 
     /// Opens the queue at `file` (in memory when nil). A file that is damaged or cannot be opened is set
@@ -113,7 +114,8 @@ final class EventQueue: @unchecked Sendable {
                 defer { try? damaged.close() }
                 return salvage(from: damaged)
             }()
-            let queue = EventQueue(database: try! database(file: nil, prepare: nil), file: file, prepare: prepare)  // swiftlint:disable:this force_try
+            let memory = try! database(file: nil, prepare: nil)  // swiftlint:disable:this force_try
+            let queue = EventQueue(database: memory, file: file, prepare: prepare)
             queue.store.withLock { $0.isDurable = false }
             let problem = queue.store.withLock { store in
                 queue.replace(&store, salvaged: salvaged, because: error, stamp: stamp)
@@ -246,75 +248,88 @@ final class EventQueue: @unchecked Sendable {
 
     /// How many messages the queue holds and their bytes, and the last id.
     func totals() throws -> (count: Int, bytes: Int, lastId: Int64) {
-        try store.withLock { try $0.database.read { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(id), 0) FROM message")
-            return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
-        } }
+        try store.withLock {
+            try $0.database.read { db in
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(max(id), 0) FROM message")
+                return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
+            }
+        }
     }
 
     /// Appends `payloads` in one transaction and returns the id of the last, and the generation of the
     /// database they went to.
     func append(_ payloads: [[UInt8]]) throws -> (lastId: Int64, generation: Int) {
-        try store.withLock { store in try (store.database.write { db in
-            let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
-            for payload in payloads {
-                try payload.withUnsafeBytes { buffer in
-                    let data = Data(
-                        bytesNoCopy: UnsafeMutableRawPointer(
-                            mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                        count: buffer.count, deallocator: .none)
-                    try statement.execute(arguments: [data])
-                }
-            }
-            return db.lastInsertedRowID
-        }, store.generation) }
+        try store.withLock { store in
+            try (
+                store.database.write { db in
+                    let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
+                    for payload in payloads {
+                        try payload.withUnsafeBytes { buffer in
+                            let data = Data(
+                                bytesNoCopy: UnsafeMutableRawPointer(
+                                    mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                                count: buffer.count, deallocator: .none)
+                            try statement.execute(arguments: [data])
+                        }
+                    }
+                    return db.lastInsertedRowID
+                }, store.generation
+            )
+        }
     }
 
     /// Deletes the oldest messages with an id above `floor` until at least `count` messages and `bytes` bytes
     /// are gone (or none is left above `floor`); returns how many and how many bytes were deleted.
     func evictOldest(count: Int, bytes: Int, above floor: Int64) throws -> (count: Int, bytes: Int) {
-        try store.withLock { try $0.database.write { db in
-            var deleted = 0
-            var deletedBytes = 0
-            var last: Int64?
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, length(payload) FROM message WHERE id > ? ORDER BY id", arguments: [floor])
-            while deleted < count || deletedBytes < bytes, let row = try rows.next() {
-                last = row[0]
-                deleted += 1
-                deletedBytes += row[1] as Int
+        try store.withLock {
+            try $0.database.write { db in
+                var deleted = 0
+                var deletedBytes = 0
+                var last: Int64?
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT id, length(payload) FROM message WHERE id > ? ORDER BY id", arguments: [floor])
+                while deleted < count || deletedBytes < bytes, let row = try rows.next() {
+                    last = row[0]
+                    deleted += 1
+                    deletedBytes += row[1] as Int
+                }
+                if let last {
+                    try db.execute(sql: "DELETE FROM message WHERE id > ? AND id <= ?", arguments: [floor, last])
+                }
+                return (deleted, deletedBytes)
             }
-            if let last {
-                try db.execute(sql: "DELETE FROM message WHERE id > ? AND id <= ?", arguments: [floor, last])
-            }
-            return (deleted, deletedBytes)
-        } }
+        }
     }
 
     /// The oldest messages with an id above `floor`, in order: at most `limit`, and as many as fit in
     /// `maximumBytes` of payload (at least one).
     func oldest(limit: Int, maximumBytes: Int, above floor: Int64 = 0) throws -> [Message] {
-        try store.withLock { try $0.database.read { db in
-            var messages: [Message] = []
-            var bytes = 0
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id LIMIT ?", arguments: [floor, limit])
-            while let row = try rows.next() {
-                let payload: Data = row[1]
-                if !messages.isEmpty && bytes + payload.count > maximumBytes { break }
-                bytes += payload.count
-                messages.append(Message(id: row[0], payload: payload))
+        try store.withLock {
+            try $0.database.read { db in
+                var messages: [Message] = []
+                var bytes = 0
+                let rows = try Row.fetchCursor(
+                    db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id LIMIT ?",
+                    arguments: [floor, limit])
+                while let row = try rows.next() {
+                    let payload: Data = row[1]
+                    if !messages.isEmpty && bytes + payload.count > maximumBytes { break }
+                    bytes += payload.count
+                    messages.append(Message(id: row[0], payload: payload))
+                }
+                return messages
             }
-            return messages
-        } }
+        }
     }
 
     /// Deletes the messages with ids from `first` to `last`, both included.
     func delete(from first: Int64, through last: Int64) throws {
-        try store.withLock { try $0.database.write { db in
-            try db.execute(sql: "DELETE FROM message WHERE id BETWEEN ? AND ?", arguments: [first, last])
-        } }
+        try store.withLock {
+            try $0.database.write { db in
+                try db.execute(sql: "DELETE FROM message WHERE id BETWEEN ? AND ?", arguments: [first, last])
+            }
+        }
     }
 }
 #endif

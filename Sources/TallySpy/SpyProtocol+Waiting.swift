@@ -91,7 +91,8 @@ final class CallCounter: Sendable {
             // A cleared recorder starts over.
             if recorder.count < state.scanned { state = (0, 0) }
             let fresh = recorder.calls(from: state.scanned)
-            state.matches += expected.map { expected in fresh.reduce(0) { $0 + (expected.matches($1) ? 1 : 0) } }
+            state.matches +=
+                expected.map { expected in fresh.reduce(0) { $0 + (expected.matches($1) ? 1 : 0) } }
                 ?? fresh.count
             state.scanned += fresh.count
             return state.matches >= wanted

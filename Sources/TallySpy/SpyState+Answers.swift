@@ -174,7 +174,9 @@ extension SpyState {
             let value = StoredValue(newValue, weakly: weakly)
             storage.withLock { $0.stored[key] = value }
         }
-        if let stub = stubs.last(where: { $0.arguments == call.arguments }) ?? stubs.last(where: { $0.arguments == nil }) {
+        if let stub = stubs.last(where: { $0.arguments == call.arguments })
+            ?? stubs.last(where: { $0.arguments == nil })
+        {
             return .stub(stub, call, Self.passed(arguments))
         }
         if let getter {

@@ -204,7 +204,8 @@ struct ClosureShape {
         while true {
             if let attributed = type.as(AttributedTypeSyntax.self) {
                 for attribute in attributed.attributes {
-                    if case .attribute(let attribute) = attribute, attribute.attributeName.trimmedDescription == "escaping"
+                    if case .attribute(let attribute) = attribute,
+                        attribute.attributeName.trimmedDescription == "escaping"
                     {
                         isEscaping = true
                     }

@@ -75,14 +75,15 @@ extension SpiedProtocol {
     /// Reads `declaration` and the attribute's arguments; problems go to `diagnostics`.
     init(_ declaration: ProtocolDeclSyntax, attribute: AttributeSyntax, diagnostics: inout [Diagnostic]) {
         name = declaration.name.text
-        access = declaration.modifiers.lazy.compactMap { modifier -> String? in
-            switch modifier.name.tokenKind {
-            case .keyword(.public), .keyword(.open): return "public"
-            case .keyword(.package): return "package"
-            case .keyword(.private), .keyword(.fileprivate): return "fileprivate"
-            default: return nil
-            }
-        }.first
+        access =
+            declaration.modifiers.lazy.compactMap { modifier -> String? in
+                switch modifier.name.tokenKind {
+                case .keyword(.public), .keyword(.open): return "public"
+                case .keyword(.package): return "package"
+                case .keyword(.private), .keyword(.fileprivate): return "fileprivate"
+                default: return nil
+                }
+            }.first
         inherited = declaration.inheritanceClause?.inheritedTypes.flatMap { Self.names(in: $0.type) } ?? []
         isActor = inherited.contains("Actor")
         let arguments = SpyArguments(attribute, diagnostics: &diagnostics)

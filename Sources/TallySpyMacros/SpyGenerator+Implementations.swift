@@ -85,7 +85,8 @@ extension SpyGenerator {
     /// `label name: Type`, with a usable name for each parameter.
     private func parameterList(_ requirement: Requirement) -> String {
         requirement.parameters.map { parameter in
-            let names = SpyGenerator.names(label: parameter.label, name: parameter.name, isSubscript: requirement.isSubscript)
+            let names = SpyGenerator.names(
+                label: parameter.label, name: parameter.name, isSubscript: requirement.isSubscript)
             return "\(names): \(parameter.type.trimmedDescription)\(parameter.isVariadic ? "..." : "")"
         }.joined(separator: ", ")
     }
@@ -153,7 +154,8 @@ extension SpyGenerator {
                 throwing: typedError)
         for closure in nonEscaping.reversed() {
             let effects = typedError.map { " throws(\($0))" } ?? ""
-            text = "\(marker)withoutActuallyEscaping(\(closure.name)) { (\(closure.name))\(effects) in\n\(text.indented())\n}"
+            text =
+                "\(marker)withoutActuallyEscaping(\(closure.name)) { (\(closure.name))\(effects) in\n\(text.indented())\n}"
         }
         return introducer + text
     }
@@ -182,7 +184,8 @@ extension SpyGenerator {
     /// `[id, TallySpy.SpyClosure(completion)]`.
     private func argumentList(_ parameters: [Parameter]) -> String {
         let values = parameters.map { parameter -> String in
-            parameter.isClosure || parameter.isOptionalClosure ? "TallySpy.SpyClosure(\(parameter.name))" : parameter.name
+            parameter.isClosure || parameter.isOptionalClosure
+                ? "TallySpy.SpyClosure(\(parameter.name))" : parameter.name
         }
         return "[" + values.joined(separator: ", ") + "]"
     }

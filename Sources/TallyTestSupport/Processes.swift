@@ -1,3 +1,5 @@
+// swift-format-ignore: OrderedImports
+// The C library before Foundation, as in SmallStack.swift.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -44,7 +46,9 @@ package enum BuiltProducts {
     /// The built executable `name`; throws ``MissingProduct``, which says what to build, when it is not built.
     /// A test that needs the product calls this in its body, so that a missing product fails the test
     /// instead of skipping it without a word.
-    package static func require(_ name: String, build: String, environmentVariable: String? = nil) throws(MissingProduct) -> URL {
+    package static func require(_ name: String, build: String, environmentVariable: String? = nil)
+        throws(MissingProduct) -> URL
+    {
         guard let url = executable(name, environmentVariable: environmentVariable) else {
             throw MissingProduct(
                 name: name, build: build,

@@ -1,3 +1,7 @@
+// swift-format-ignore: OrderedImports
+// The C library before Foundation, here and in Processes.swift: with Foundation first in both files, Swift
+// 6.3.1 on Linux rejects `pthread_attr_t()` below under MemberImportVisibility ("missing import of defining
+// module 'CDispatch'").
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -79,20 +83,24 @@ private final class StackRun: @unchecked Sendable {
         let context = Unmanaged.passRetained(self).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?
-        let created = pthread_create(&thread, &attributes, { context in
-            let run = Unmanaged<StackRun>.fromOpaque(context).takeUnretainedValue()
-            run.result = run.body()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, &attributes,
+            { context in
+                let run = Unmanaged<StackRun>.fromOpaque(context).takeUnretainedValue()
+                run.result = run.body()
+                return nil
+            }, context)
         precondition(created == 0, "cannot start a thread with a small stack")
         pthread_join(thread!, nil)
         #else
         var thread = pthread_t()
-        let created = pthread_create(&thread, &attributes, { context in
-            let run = Unmanaged<StackRun>.fromOpaque(context!).takeUnretainedValue()
-            run.result = run.body()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, &attributes,
+            { context in
+                let run = Unmanaged<StackRun>.fromOpaque(context!).takeUnretainedValue()
+                run.result = run.body()
+                return nil
+            }, context)
         precondition(created == 0, "cannot start a thread with a small stack")
         pthread_join(thread, nil)
         #endif

@@ -94,7 +94,8 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
             let position = log.append(event, stampedAt: timestamp)
             if let run = RunRecording.shared {
                 run.append(
-                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source, origin: origin)
+                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source, origin: origin
+                )
             }
         }
     }

@@ -92,7 +92,8 @@ public final class CollectorReader: EventRecorder, FinalReading {
     ) {
         self.url = url
         self.session = session
-        registerForExhaustiveCheck(as: "CollectorReader", fileID: fileID, filePath: filePath, line: line, column: column)
+        registerForExhaustiveCheck(
+            as: "CollectorReader", fileID: fileID, filePath: filePath, line: line, column: column)
         if ExhaustiveCheck.current != nil {
             let port = url.port ?? (url.scheme == "https" ? 443 : 80)
             CollectorLastReads.register(self, port: port) { [weak self] in await self?.readBeforeTheCollectorStops() }

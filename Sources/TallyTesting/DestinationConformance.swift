@@ -88,7 +88,12 @@ public struct DestinationConformance<D: Destination>: Sendable {
     }
 
     private static func event(_ index: Int) -> Event {
-        Event("conformance_event", ["index": .int(index), "label": "event \(index)", "ratio": .double(Double(index) / 4), "flag": .bool(index % 2 == 0)])
+        Event(
+            "conformance_event",
+            [
+                "index": .int(index), "label": "event \(index)", "ratio": .double(Double(index) / 4),
+                "flag": .bool(index % 2 == 0),
+            ])
     }
 
     func everyEventDelivered() async throws -> [String] {
@@ -100,7 +105,8 @@ public struct DestinationConformance<D: Destination>: Sendable {
         let counts = analytics.diagnostics.destinations[destination.name] ?? DestinationDiagnostics()
         if counts.delivered != 500 || !counts.dropped.isEmpty {
             failures.append(
-                "every event delivered: 500 tracked, \(counts.delivered) delivered, dropped \(counts.dropped); problems: \(analytics.diagnostics.recentProblems.map(\.description))")
+                "every event delivered: 500 tracked, \(counts.delivered) delivered, dropped \(counts.dropped); problems: \(analytics.diagnostics.recentProblems.map(\.description))"
+            )
         }
         let received = receivedCount(destination)
         if received != 500 { failures.append("every event delivered: 500 tracked, the receiver got \(received)") }
@@ -116,7 +122,9 @@ public struct DestinationConformance<D: Destination>: Sendable {
             await analytics.flush()
             let received = receivedCount(destination)
             if received != round * 50 {
-                failures.append("flush: after flush() number \(round), \(round * 50) events were tracked but the receiver got \(received)")
+                failures.append(
+                    "flush: after flush() number \(round), \(round * 50) events were tracked but the receiver got \(received)"
+                )
                 break
             }
         }
@@ -136,7 +144,8 @@ public struct DestinationConformance<D: Destination>: Sendable {
         }
         await analytics.shutdown()
         let received = receivedCount(destination)
-        return received == 2000 ? [] : ["concurrent tracking: 8 tasks tracked 2000 events, the receiver got \(received)"]
+        return received == 2000
+            ? [] : ["concurrent tracking: 8 tasks tracked 2000 events, the receiver got \(received)"]
     }
 
     func badInput() async throws -> [String] {

@@ -1,4 +1,5 @@
 import Tally
+
 /// Keeps every event it receives, in order, for tests and tools to read.
 ///
 /// ```swift

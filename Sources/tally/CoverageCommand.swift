@@ -88,7 +88,8 @@ struct CoverageCommand: ParsableCommand {
         if let min, !(0...100).contains(min) { throw ValidationError("--min must be a percentage from 0 to 100.") }
         if writeBaseline && baseline == nil { throw ValidationError("--write-baseline needs --baseline FILE.") }
         if failOnCountChange && (baseline == nil || writeBaseline) {
-            throw ValidationError("--fail-on-count-change compares with --baseline FILE; it does not go with --write-baseline.")
+            throw ValidationError(
+                "--fail-on-count-change compares with --baseline FILE; it does not go with --write-baseline.")
         }
     }
 

@@ -14,7 +14,8 @@ import TallyPlan
 struct TallyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
-        abstract: "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage.",
+        abstract:
+            "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage.",
         discussion: """
             Examples:
               tally plan lint tracking-plan.yaml

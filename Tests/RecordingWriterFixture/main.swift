@@ -1,10 +1,11 @@
+import Foundation
+import Tally
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Tally
 
 // The writer the recording fault tests start and kill: appends COUNT records to FILE through a
 // FileRecordingSink, each with a property of LINE_BYTES bytes (and its index, unless the lines are of
@@ -26,7 +27,8 @@ do {
     func record(_ index: Int) -> Record {
         Record(
             envelope: Envelope(
-                event: Event("written", ["index": .int(index), "padding": .string(String(repeating: "x", count: lineBytes))]),
+                event: Event(
+                    "written", ["index": .int(index), "padding": .string(String(repeating: "x", count: lineBytes))]),
                 messageId: MessageID(prefix: 7, sequence: UInt64(index)), timestamp: Date(timeIntervalSince1970: 0),
                 anonymousId: "writer"),
             source: source)

@@ -72,7 +72,8 @@ struct CollectorExhaustiveTests {
                 }
             }
             #expect(issues.count == 1)
-            #expect(issues.first?.message.contains("the synchronous withExhaustiveCheck cannot read a collector") == true)
+            #expect(
+                issues.first?.message.contains("the synchronous withExhaustiveCheck cannot read a collector") == true)
         }
     }
 }

@@ -99,7 +99,8 @@ struct SegmentIngestTests {
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func propertiesAndContextAreKeptAsSentEscapesIncluded() async throws {
         try await RouterHarness.run { collector in
-            let body = #"{"event":"Café","userId":"u1","properties": {"name" : "caf\u00e9", "quote": "\"hi\"", "n": 1.50},"context":{"app":{"name":"x"}}}"#
+            let body =
+                #"{"event":"Café","userId":"u1","properties": {"name" : "caf\u00e9", "quote": "\"hi\"", "n": 1.50},"context":{"app":{"name":"x"}}}"#
             #expect(try await collector.post("/v1/track", body).status == .ok)
             let event = try #require(try await collector.events().first)
             #expect(event["name"] == "Café")

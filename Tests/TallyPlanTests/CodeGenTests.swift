@@ -65,7 +65,10 @@ struct CodeGenTests {
         #expect(Event.uberGrosseStrasse(ids: [], ubung: 0).name == "Über große Straße")
         #expect(Event.uberGrosseStrasse(ids: [], ubung: 0).properties.keys.sorted() == ["ids", "übung"])
         #expect(Event.loginScreen(method: .signInWithGoogle) == .screen("Login", ["method": "sign-in with Google"]))
-        #expect(PlannedEvents.MenuItemOrdered.Size.allCases.map(\.rawValue) == ["small", "medium", "large", "extra large", "Small"])
+        #expect(
+            PlannedEvents.MenuItemOrdered.Size.allCases.map(\.rawValue) == [
+                "small", "medium", "large", "extra large", "Small",
+            ])
     }
 
     @Test func factoriesBuildTheDocumentedProperties() {
@@ -78,7 +81,9 @@ struct CodeGenTests {
                         "item_name": "A", "quantity": 2, "currency": "EUR", "customer_email": .null,
                         "ordered_at": "1970-01-01T00:00:00.000Z", "toppings": ["b"],
                     ]))
-        #expect(Event.identifyUser(userId: "u", signedUpAt: date) == .identify(userId: "u", traits: ["signed_up_at": "1970-01-01T00:00:00.000Z"]))
+        #expect(
+            Event.identifyUser(userId: "u", signedUpAt: date)
+                == .identify(userId: "u", traits: ["signed_up_at": "1970-01-01T00:00:00.000Z"]))
         #expect(Event.groupAccount(groupId: "g", seats: 2) == .group("g", traits: ["seats": 2]))
         #expect(Event.aliasNewId(newId: "n") == .alias("n"))
     }
@@ -101,7 +106,8 @@ struct CodeGenTests {
     }
 
     @Test func theNamespaceIsConfigurable() throws {
-        let source = SwiftCodeGenerator(namespace: "AppEvents").generate(try Fixtures.fixturePlan(), planFileName: "p.yaml")
+        let source = SwiftCodeGenerator(namespace: "AppEvents").generate(
+            try Fixtures.fixturePlan(), planFileName: "p.yaml")
         #expect(source.contains("public enum AppEvents {"))
         #expect(source.contains("size: AppEvents.MenuItemOrdered.Size? = nil"))
         #expect(!source.contains("PlannedEvents"))
@@ -134,7 +140,10 @@ struct CodeGenTests {
     }
 
     @Test func collisionsGetNumbersInOrder() {
-        #expect(SwiftNames.deduplicated(["a", "b", "a", "a", "`class`", "class"]) == ["a", "b", "a2", "a3", "`class`", "class2"])
+        #expect(
+            SwiftNames.deduplicated(["a", "b", "a", "a", "`class`", "class"]) == [
+                "a", "b", "a2", "a3", "`class`", "class2",
+            ])
         #expect(SwiftNames.deduplicated(["userId"], reserved: ["userId"]) == ["userId2"])
     }
 

@@ -47,7 +47,9 @@ struct CommandLineTests {
         #expect(syntaxOutput.exitCode == 65)
         #expect(syntaxOutput.standardOutput.hasPrefix("\(syntax.path):3:1: error: "))
         let missing = try Fixtures.temporaryDirectory().appendingPathComponent("missing.yaml")
-        #expect(PlanTool.lint(path: missing.path) == ToolOutput(standardOutput: "\(missing.path): error: No such file\n", exitCode: 66))
+        #expect(
+            PlanTool.lint(path: missing.path)
+                == ToolOutput(standardOutput: "\(missing.path): error: No such file\n", exitCode: 66))
         #expect(PlanTool.lint(path: try Fixtures.temporaryDirectory().path).exitCode == 66)
     }
 
@@ -95,7 +97,9 @@ struct CommandLineTests {
         #expect(invalidResult.exitCode == 65)
         #expect(invalidResult.standardError.contains("\(invalid.path):4:11: error: Unknown kind 'trak'"))
         #expect(!FileManager.default.fileExists(atPath: out))
-        #expect(PlanTool.generate(planPath: directory.appendingPathComponent("none.yaml").path, outputPath: out).exitCode == 66)
+        #expect(
+            PlanTool.generate(planPath: directory.appendingPathComponent("none.yaml").path, outputPath: out).exitCode
+                == 66)
         // A path under a regular file cannot be created.
         let blocker = try Fixtures.write("x", name: "file")
         let unwritable = PlanTool.generate(
@@ -109,6 +113,8 @@ struct CommandLineTests {
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("E.swift").path
         let result = PlanTool.generate(planPath: plan.path, outputPath: out)
         #expect(result.exitCode == 0)
-        #expect(result.standardError == "\(plan.path):5:5: warning: Unknown event key 'ownr' is ignored; did you mean 'owner'?\n")
+        #expect(
+            result.standardError
+                == "\(plan.path):5:5: warning: Unknown event key 'ownr' is ignored; did you mean 'owner'?\n")
     }
 }

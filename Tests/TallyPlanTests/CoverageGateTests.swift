@@ -16,7 +16,8 @@ struct CoverageGateTests {
             String(
                 decoding: Record(
                     envelope: Envelope(
-                        event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0),
+                        event: event, messageId: MessageID(prefix: 1, sequence: 1),
+                        timestamp: Date(timeIntervalSince1970: 0),
                         anonymousId: "spy"),
                     source: "LoginTests/LoginTests.swift", origin: origin
                 ).line, as: UTF8.self)
@@ -31,7 +32,8 @@ struct CoverageGateTests {
     }
 
     static func write(_ events: [Event], origin: String? = Self.origin, to folder: String) throws {
-        try Data(recording(events, origin: origin).utf8).write(to: URL(fileURLWithPath: folder).appendingPathComponent("app.jsonl"))
+        try Data(recording(events, origin: origin).utf8).write(
+            to: URL(fileURLWithPath: folder).appendingPathComponent("app.jsonl"))
     }
 
     static let everything = RecordingCommandsTests.everything
@@ -61,14 +63,17 @@ struct CoverageGateTests {
         #expect(output.exitCode == 1)
         #expect(
             output.standardError.contains(
-                #"/src/Tests/LoginTests.swift:12: error: plan violation: track "login_tapped" /properties/action: 1 is an integer, expected type: string"#))
+                #"/src/Tests/LoginTests.swift:12: error: plan violation: track "login_tapped" /properties/action: 1 is an integer, expected type: string"#
+            ))
     }
 
     @Test func anUnplannedEventFailsAndWithoutAnOriginTheLineStartsWithError() throws {
         let (plan, folder) = try Self.setUp(Self.everything + [Event("promo_shown")], origin: nil)
         let output = PlanTool.coverage(planPath: plan, recordings: [folder], minimum: 100)
         #expect(output.exitCode == 1)
-        #expect(output.standardError.hasPrefix(#"error: unplanned event: track "promo_shown": the event is not in the plan"# + "\n"))
+        #expect(
+            output.standardError.hasPrefix(
+                #"error: unplanned event: track "promo_shown": the event is not in the plan"# + "\n"))
     }
 
     @Test func anUnplannedPropertyFails() throws {
@@ -77,7 +82,8 @@ struct CoverageGateTests {
         #expect(output.exitCode == 1)
         #expect(
             output.standardError.contains(
-                #"/src/Tests/LoginTests.swift:12: error: unplanned property: track "sign_up_tapped" /properties/coupon: the plan does not declare this property"#))
+                #"/src/Tests/LoginTests.swift:12: error: unplanned property: track "sign_up_tapped" /properties/coupon: the plan does not declare this property"#
+            ))
     }
 
     @Test func allowPlanViolationsReportsCoverageOnly() throws {
@@ -93,34 +99,44 @@ struct CoverageGateTests {
         let inside = FileManager.default.currentDirectoryPath + "/Tests/AppTests/LoginTests.swift:40"
         let (plan, folder) = try Self.setUp(Self.everything + [Event("promo_shown")], origin: inside)
         let output = PlanTool.coverage(planPath: plan, recordings: [folder])
-        #expect(output.standardError.hasPrefix(#"Tests/AppTests/LoginTests.swift:40: error: unplanned event: track "promo_shown""#))
+        #expect(
+            output.standardError.hasPrefix(
+                #"Tests/AppTests/LoginTests.swift:40: error: unplanned event: track "promo_shown""#))
     }
 
     @Test func aChangedCountFailsOnlyWithTheFlag() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json").path
-        #expect(PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true).exitCode == 0)
+        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json")
+            .path
         #expect(
-            PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true).exitCode
+            PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
+                .exitCode == 0)
+        #expect(
+            PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true)
+                .exitCode
                 == 0)
 
         // Someone logs the tap twice: still valid, still covered, but counted twice.
         try Self.write(Self.everything + [Event("login_tapped", ["action": "tap"])], to: folder)
         #expect(PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline).exitCode == 0)
-        let output = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true)
+        let output = PlanTool.coverage(
+            planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true)
         #expect(output.exitCode == 1)
         #expect(
             output.standardError.contains(
-                #"/src/Tests/LoginTests.swift:12: regression: track "login_tapped" was seen 1 time in the baseline, 2 now"#))
+                #"/src/Tests/LoginTests.swift:12: regression: track "login_tapped" was seen 1 time in the baseline, 2 now"#
+            ))
         #expect(output.standardError.contains("error: 1 regression since the baseline"))
     }
 
     @Test func aRemovedEventIsOneRegressionNotAlsoACountChange() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json").path
+        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json")
+            .path
         _ = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
         try Self.write([.screen("Login"), Event("login_tapped", ["action": "tap"])], to: folder)
-        let output = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true)
+        let output = PlanTool.coverage(
+            planPath: plan, recordings: [folder], baselinePath: baseline, failOnCountChange: true)
         #expect(output.exitCode == 1)
         #expect(output.standardError.contains(#"regression: track "sign_up_tapped" is no longer seen"#))
         #expect(output.standardError.contains("error: 1 regression since the baseline"))
@@ -128,7 +144,8 @@ struct CoverageGateTests {
 
     @Test func aLostPropertyNamesTheLineThatStillRecordsTheEvent() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json").path
+        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json")
+            .path
         _ = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
         try Self.write([.screen("Login"), Event("login_tapped"), Event("sign_up_tapped")], to: folder)
         let output = PlanTool.coverage(
@@ -136,7 +153,8 @@ struct CoverageGateTests {
         #expect(output.exitCode == 1)
         #expect(
             output.standardError.contains(
-                #"/src/Tests/LoginTests.swift:12: regression: track "login_tapped": property action is no longer seen"#))
+                #"/src/Tests/LoginTests.swift:12: regression: track "login_tapped": property action is no longer seen"#)
+        )
     }
 
     @Test func aBaselineWrittenBeforeCountChangesExistedIsStillRead() throws {
@@ -146,7 +164,8 @@ struct CoverageGateTests {
             #"{"events":[{"count":1,"kind":"track","name":"login_tapped","properties":[{"count":1,"name":"action","plannedValues":["tap","swipe"],"seenValues":["tap"]}]}],"unplannedEvents":[]}"#
                 .utf8
         ).write(to: baseline)
-        let output = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline.path, failOnCountChange: true)
+        let output = PlanTool.coverage(
+            planPath: plan, recordings: [folder], baselinePath: baseline.path, failOnCountChange: true)
         #expect(output.exitCode == 0, "\(output.standardError)")
     }
 }
@@ -170,7 +189,9 @@ struct CoverageGateBinaryTests {
         let failed = try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "100"])
         #expect(failed.exitCode == 1)
         #expect(failed.standardError.contains(#"LoginTests.swift:12: error: unplanned event: track "promo_shown""#))
-        let allowed = try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--allow-plan-violations"])
+        let allowed = try TallyBinary.run([
+            "coverage", "--plan", plan, "--recordings", folder, "--allow-plan-violations",
+        ])
         #expect(allowed.exitCode == 0)
     }
 }

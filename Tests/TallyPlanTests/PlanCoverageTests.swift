@@ -55,7 +55,8 @@ struct PlanCoverageTests {
 
     @Test func regressionsNameWhatABaselineSawAndThisRunDidNot() throws {
         let baseline = PlanCoverage(plan: Self.plan, events: Self.events + [Event("checkout_started", ["coupon": "X"])])
-        let now = PlanCoverage(plan: Self.plan, events: [Event("menu_item_ordered", ["item_name": "Pizza", "size": "large"])])
+        let now = PlanCoverage(
+            plan: Self.plan, events: [Event("menu_item_ordered", ["item_name": "Pizza", "size": "large"])])
         #expect(
             now.regressions(since: baseline).map(\.description) == [
                 #"track "checkout_started" is no longer seen"#,
@@ -107,6 +108,7 @@ struct PlanCoverageTests {
     @Test func anEmptyPlanIsFullyCovered() {
         let coverage = PlanCoverage(plan: TrackingPlan(events: []), events: [])
         #expect(coverage.eventMeasure.ratio == 1)
-        #expect(coverage.summary == "Plan coverage: 0/0 events (100.0%), 0/0 properties (100.0%), 0/0 enum values (100.0%)")
+        #expect(
+            coverage.summary == "Plan coverage: 0/0 events (100.0%), 0/0 properties (100.0%), 0/0 enum values (100.0%)")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import IssueReporting
 import Tally
-import TallyTesting
 import TallyPlan
+import TallyTesting
 import Testing
 
 @Suite("The plan validation processor")
@@ -19,7 +19,9 @@ struct PlanValidationProcessorTests {
             """)
 
     static func envelope(_ event: Event) -> Envelope {
-        Envelope(event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0), anonymousId: "anon")
+        Envelope(
+            event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0),
+            anonymousId: "anon")
     }
 
     static let good = Event("order_placed", ["total": 10])
@@ -52,7 +54,8 @@ struct PlanValidationProcessorTests {
         #expect(
             problems.all == [
                 Problem(
-                    .planViolation, "unexpectedProperty: the plan does not declare this property (additionalProperties: false)",
+                    .planViolation,
+                    "unexpectedProperty: the plan does not declare this property (additionalProperties: false)",
                     outcome: .reported, eventName: "order_placed", path: "/properties/coupon"),
                 Problem(
                     .planViolation, "outOfRange: -1 breaks minimum: 0", outcome: .reported, eventName: "order_placed",
@@ -104,7 +107,8 @@ struct PlanValidationProcessorTests {
         #expect(analytics.diagnostics.totalDropped == 0)
         await analytics.shutdown()
 
-        let unredacted = AnalyticsClient(processors: [.validate(against: Self.plan, mode: .drop)], destinations: [memory])
+        let unredacted = AnalyticsClient(
+            processors: [.validate(against: Self.plan, mode: .drop)], destinations: [memory])
         unredacted.track(Event("order_placed", ["total": 1, "email": "ana@example.com"]))
         await unredacted.flush()
         #expect(unredacted.diagnostics.dropped == [.filtered(by: "plan_validation"): 1])
@@ -139,6 +143,9 @@ struct PlanValidationProcessorTests {
         #expect(problem.eventName == "e")
         #expect(problem.path == "/properties/size")
         #expect(problem.message == #"notInEnum: "xl" is not in enum: ["s"]"#)
-        #expect(Problem(PlanViolation(.unknownEvent, eventName: "e", path: "", rule: "plan", actual: nil), outcome: .dropped).path == nil)
+        #expect(
+            Problem(
+                PlanViolation(.unknownEvent, eventName: "e", path: "", rule: "plan", actual: nil), outcome: .dropped
+            ).path == nil)
     }
 }

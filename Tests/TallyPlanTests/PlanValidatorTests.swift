@@ -141,7 +141,8 @@ struct PlanValidatorTests {
         Case("{ type: string, pii: true }", "ana@example.com", [.piiPresent], rule: "pii: true"),
         Case("{ type: string, pii: true }", "[redacted]", []),
         Case("{ type: string, pii: true }", .null, []),
-        Case("{ type: string, format: email, pii: true }", "[redacted]", []),  // a redacted value is not checked further
+        // A redacted value is not checked further.
+        Case("{ type: string, format: email, pii: true }", "[redacted]", []),
         Case("{ type: string, format: email, pii: true }", "not an email", [.piiPresent, .formatMismatch]),
         Case("{ type: object, pii: true }", ["street": "Main St"], [.piiPresent]),
         Case("{ type: object, properties: { email: { pii: true } } }", ["email": "a@b.co"], [.piiPresent]),

@@ -14,7 +14,8 @@ struct PluginTests {
 
     @Test func theGeneratedEventConformsToThePluginsPlan() throws {
         let plan = try TrackingPlan(
-            contentsOf: Fixtures.packageRoot.appendingPathComponent("Plugins/TallyPlanGeneratorFixture/tracking-plan.yaml"))
+            contentsOf: Fixtures.packageRoot.appendingPathComponent(
+                "Plugins/TallyPlanGeneratorFixture/tracking-plan.yaml"))
         #expect(PlanValidator(plan: plan).validate(PluginProof.event) == [])
     }
 }

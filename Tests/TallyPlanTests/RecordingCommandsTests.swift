@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Tally
 import TallyTestSupport
 import Testing
 
 @testable import TallyPlan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `tally validate` and `tally coverage`, in process.
 struct RecordingCommandsTests {
@@ -32,7 +33,8 @@ struct RecordingCommandsTests {
             String(
                 decoding: Record(
                     envelope: Envelope(
-                        event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0),
+                        event: event, messageId: MessageID(prefix: 1, sequence: 1),
+                        timestamp: Date(timeIntervalSince1970: 0),
                         anonymousId: "a")
                 ).line, as: UTF8.self)
         }.joined()
@@ -102,7 +104,8 @@ struct RecordingCommandsTests {
         let (plan, folder) = try Self.setUp([Event("login_tapped", ["action": "pinch"])])
         let bad = URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl")
         var bytes = Array(Self.recording([Event("login_tapped", ["action": "tap"])]).utf8)
-        bytes += Array(#"{"tally_record":1,"kind":"track","name":"login_tapped","properties":{"action":"t"#.utf8) + [0xFF]
+        bytes +=
+            Array(#"{"tally_record":1,"kind":"track","name":"login_tapped","properties":{"action":"t"#.utf8) + [0xFF]
             + Array("\"}}\n".utf8)
         bytes += Array(Self.recording([Event("sign_up_tapped")]).utf8)
         bytes += Array(#"{"tally_record":1,"kind":"track","na"#.utf8)  // cut off: no newline
@@ -115,8 +118,11 @@ struct RecordingCommandsTests {
                 \(bad.path):4: error: the last line is cut off: 36 bytes without a newline (a write that did not finish); it was not read
 
                 """)
-        #expect(output.standardOutput.hasSuffix("Checked 3 events from 2 recordings: 1 violation in 1 event; 2 unreadable lines not validated\n"))
-        let json = try PropertyValue(json: PlanTool.validate(planPath: plan, recordings: [folder], json: true).standardOutput)
+        #expect(
+            output.standardOutput.hasSuffix(
+                "Checked 3 events from 2 recordings: 1 violation in 1 event; 2 unreadable lines not validated\n"))
+        let json = try PropertyValue(
+            json: PlanTool.validate(planPath: plan, recordings: [folder], json: true).standardOutput)
         #expect(json.objectValue?["unreadable_lines"] == 2)
     }
 
@@ -133,7 +139,8 @@ struct RecordingCommandsTests {
     @Test func aPlanThatIsNotUTF8IsInvalidNotMissing() throws {
         let (_, folder) = try Self.setUp(Self.everything)
         let plan = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("latin1.yaml")
-        try Data([0x76, 0x65, 0x72, 0x73, 0x69, 0x6F, 0x6E, 0x3A, 0x20, 0x31, 0x0A, 0x23, 0x20, 0xE9, 0x0A]).write(to: plan)
+        try Data([0x76, 0x65, 0x72, 0x73, 0x69, 0x6F, 0x6E, 0x3A, 0x20, 0x31, 0x0A, 0x23, 0x20, 0xE9, 0x0A]).write(
+            to: plan)
         let output = PlanTool.validate(planPath: plan.path, recordings: [folder])
         #expect(output.exitCode == 65)
         #expect(output.standardError.contains("The file is not UTF-8 text"))
@@ -170,13 +177,17 @@ struct RecordingCommandsTests {
         let (plan, folder) = try Self.setUp([.screen("Login")])
         let output = PlanTool.coverage(planPath: plan, recordings: [folder], minimum: 90)
         #expect(output.exitCode == 1)
-        #expect(output.standardError.contains("error: event coverage 33.3% is under the bar of 90.0%; unseen: login_tapped, sign_up_tapped"))
+        #expect(
+            output.standardError.contains(
+                "error: event coverage 33.3% is under the bar of 90.0%; unseen: login_tapped, sign_up_tapped"))
     }
 
     @Test func aRemovedEventIsARegressionAgainstTheBaseline() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
-        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json").path
-        let written = PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
+        let baseline = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("baseline.json")
+            .path
+        let written = PlanTool.coverage(
+            planPath: plan, recordings: [folder], baselinePath: baseline, writeBaseline: true)
         #expect(written.exitCode == 0)
         #expect(written.standardError.contains("Wrote the baseline to \(baseline)."))
         #expect(PlanTool.coverage(planPath: plan, recordings: [folder], baselinePath: baseline).exitCode == 0)
@@ -193,8 +204,10 @@ struct RecordingCommandsTests {
     @Test func coverageWritesEveryFormat() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
         for format in PlanTool.CoverageFormat.allCases {
-            let report = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("report.\(format)")
-            let output = PlanTool.coverage(planPath: plan, recordings: [folder], format: format, outputPath: report.path)
+            let report = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent(
+                "report.\(format)")
+            let output = PlanTool.coverage(
+                planPath: plan, recordings: [folder], format: format, outputPath: report.path)
             #expect(output.exitCode == 0)
             #expect(output.standardOutput.isEmpty)
             let text = try String(contentsOf: report, encoding: .utf8)
@@ -230,7 +243,8 @@ struct RecordingCommandsTests {
 
 // Runs the built `tally`: `Process` exists on macOS and Linux only.
 #if os(macOS) || os(Linux)
-@Suite("validate and coverage, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
+@Suite(
+    "validate and coverage, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct RecordingCommandsBinaryTests {
     @Test(arguments: [["validate", "--help"], ["coverage", "--help"], ["--help"]])
     func helpHasExamplesAndExitCodes(_ arguments: [String]) throws {
@@ -264,10 +278,15 @@ struct RecordingCommandsBinaryTests {
         ]
         for scenario in scenarios {
             let result = try TallyBinary.run(scenario.arguments, standardOutputPath: scenario.output)
-            #expect(result.exitCode == scenario.code, "\(scenario.arguments) > \(scenario.output ?? "pipe"): \(result.standardError)")
-            let help = try TallyBinary.run(scenario.command.split(separator: " ").map(String.init) + ["--help"]).standardOutput
+            #expect(
+                result.exitCode == scenario.code,
+                "\(scenario.arguments) > \(scenario.output ?? "pipe"): \(result.standardError)")
+            let help = try TallyBinary.run(scenario.command.split(separator: " ").map(String.init) + ["--help"])
+                .standardOutput
             let codes = help.components(separatedBy: "Exit codes:").last ?? ""
-            #expect(codes.contains("\n  \(scenario.code) "), "tally \(scenario.command) --help does not list \(scenario.code)")
+            #expect(
+                codes.contains("\n  \(scenario.code) "),
+                "tally \(scenario.command) --help does not list \(scenario.code)")
         }
     }
 
@@ -307,8 +326,11 @@ struct RecordingCommandsBinaryTests {
         let (plan, folder) = try RecordingCommandsTests.setUp([Event("login_tapped", ["action": "pinch"])])
         #expect(try TallyBinary.run(["validate", "--plan", plan, folder]).exitCode == 1)
         #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "50"]).exitCode == 1)
-        #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "101"]).exitCode == 64)
-        #expect(try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--write-baseline"]).exitCode == 64)
+        #expect(
+            try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--min", "101"]).exitCode == 64)
+        #expect(
+            try TallyBinary.run(["coverage", "--plan", plan, "--recordings", folder, "--write-baseline"]).exitCode == 64
+        )
         #expect(try TallyBinary.run(["validate", "--plan", plan]).exitCode == 64)
     }
 }

@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import Tally
 import TallyTestSupport
 import Testing
 
 @testable import TallyPlan
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading recordings: ordinary reads (files, FIFOs, pipes), chunks in bounded memory, and unreadable lines
 /// named by their number while reading goes on.
@@ -57,7 +58,9 @@ struct RecordingFileTests {
         try Data("ignored".utf8).write(to: folder.appendingPathComponent("notes.txt"))
         let file = try RecordingFile(folder: folder)
         #expect(file.records.map { $0.event.properties["index"] } == [0, 1])
-        #expect(file.problems.map(\.description).first?.hasPrefix(folder.appendingPathComponent("b.jsonl").path + ":2:") == true)
+        #expect(
+            file.problems.map(\.description).first?.hasPrefix(folder.appendingPathComponent("b.jsonl").path + ":2:")
+                == true)
     }
 
     @Test func aMissingFileOrAFolderCannotBeRead() throws {
@@ -140,7 +143,8 @@ struct RecordingFileTests {
     func linesAreNumberedAcrossChunks(chunkBytes: Int) throws {
         let folder = try Fixtures.temporaryDirectory()
         let url = folder.appendingPathComponent("chunks.jsonl")
-        let long = Array(#"{"tally_record":1,"kind":"track","name":"long","properties":{"p":""#.utf8)
+        let long =
+            Array(#"{"tally_record":1,"kind":"track","name":"long","properties":{"p":""#.utf8)
             + [UInt8](repeating: UInt8(ascii: "x"), count: 5000) + Array("\"}}\n".utf8)
         let tooLong = [UInt8](repeating: UInt8(ascii: "y"), count: 20_000) + [UInt8(ascii: "\n")]
         let bytes = Self.line(0) + Array("\n  \n{oops}\n".utf8) + long + tooLong + Self.line(1) + Array("{cut".utf8)
@@ -158,7 +162,9 @@ struct RecordingFileTests {
         }
         #expect(events.map(\.name) == ["menu_item_ordered", "long", "menu_item_ordered"])
         #expect(problems.map(\.line) == [4, 6])
-        #expect(problems.last?.message == "The line is longer than 10000 bytes (RecordingLines.Options.maximumLineBytes); skipped")
+        #expect(
+            problems.last?.message
+                == "The line is longer than 10000 bytes (RecordingLines.Options.maximumLineBytes); skipped")
         #expect(batches.unfinishedLine?.line == 8)
         #expect(batches.unfinishedLine?.bytes == 4)
     }
@@ -186,6 +192,9 @@ struct RecordingFileTests {
             indices += events.compactMap { $0.properties["index"]?.intValue }
         }
         #expect(indices == Array(0..<12_000))
-        #expect(summary.problems.map(\.description) == ["\(url.path):9002: Not valid JSON: Expected a string key (at byte 1)"])
+        #expect(
+            summary.problems.map(\.description) == [
+                "\(url.path):9002: Not valid JSON: Expected a string key (at byte 1)"
+            ])
     }
 }

@@ -10,7 +10,8 @@ import Testing
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
 struct StandardErrorTests {
     @Test func thePlanGeneratorExitsWithItsUsageCodeWhenStandardErrorIsFull() throws {
-        let tool = try BuiltProducts.require("tally-plan-generator", build: "swift build --product tally-plan-generator")
+        let tool = try BuiltProducts.require(
+            "tally-plan-generator", build: "swift build --product tally-plan-generator")
         let process = Process()
         process.executableURL = tool
         process.arguments = []  // a usage error, written to standard error

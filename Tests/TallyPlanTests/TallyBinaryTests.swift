@@ -19,7 +19,8 @@ enum TallyBinary {
     #endif
 
     /// Why the built-binary suites did not run.
-    static let needsCommandLine: Comment = "needs the package trait CLI: swift test --traits CLI (CI enables every trait)"
+    static let needsCommandLine: Comment =
+        "needs the package trait CLI: swift test --traits CLI (CI enables every trait)"
 
     static func require() throws -> URL {
         try checked.get()
@@ -67,7 +68,8 @@ enum TallyBinary {
         if closedStandardOutput { try output.fileHandleForReading.close() }
         try process.run()
         let outputData =
-            standardOutputPath == nil && !closedStandardOutput ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+            standardOutputPath == nil && !closedStandardOutput
+            ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         let errorData = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(
@@ -155,7 +157,9 @@ struct TallyBinaryTests {
         #expect(result.standardOutput == "Wrote 9 event factories to \(output.path)\n")
         let committed = try String(contentsOf: CodeGenTests.generatedFile, encoding: .utf8)
         #expect(try String(contentsOf: output, encoding: .utf8) == committed)
-        let check = try TallyBinary.run(["gen", "--plan", Fixtures.fixturePlanURL.path, "--output", output.path, "--check"])
+        let check = try TallyBinary.run([
+            "gen", "--plan", Fixtures.fixturePlanURL.path, "--output", output.path, "--check",
+        ])
         #expect(check.exitCode == 0)
     }
 
@@ -168,7 +172,8 @@ struct TallyBinaryTests {
         #expect(result.standardError.contains("error: Unknown kind 'trak'"))
         #expect(try TallyBinary.run(["gen", "--plan", invalid.path]).exitCode == 64)
         #expect(
-            try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode == 64)
+            try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode
+                == 64)
     }
 }
 

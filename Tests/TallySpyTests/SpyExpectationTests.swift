@@ -51,7 +51,9 @@ import Testing
     @Test func expectCalledWithAnyArgumentsFails() {
         let users = usedSpy()
         let line = #line + 2
-        expectIssue(atLine: line, containing: ["Expected a call to count(), but it was never called.", "[0] log(\"a\")"]) {
+        expectIssue(
+            atLine: line, containing: ["Expected a call to count(), but it was never called.", "[0] log(\"a\")"]
+        ) {
             users.expectCalled(.count)
         }
     }
@@ -109,7 +111,9 @@ import Testing
         let users = usedSpy()
         users.expectCalled(.log)
         let line = #line + 2
-        expectIssue(atLine: line, containing: ["1 recorded call was not matched by an expectation:\n  [1] find(name: \"Ada\")"]) {
+        expectIssue(
+            atLine: line, containing: ["1 recorded call was not matched by an expectation:\n  [1] find(name: \"Ada\")"]
+        ) {
             users.expectNothingElse()
         }
     }
@@ -154,7 +158,8 @@ import Testing
         #expect(reports.map(\.line) == [lines.first, lines.second])
         #expect(
             reports.first?.description.contains(
-                "1 call recorded by the UserServiceSpy created at TallySpyTests/SpyExpectationTests.swift:\(lines.first)")
+                "1 call recorded by the UserServiceSpy created at TallySpyTests/SpyExpectationTests.swift:\(lines.first)"
+            )
                 == true, "\(reports)")
         #expect(reports.last?.description.contains(#"log("second")"#) == true, "\(reports)")
         #expect(!reports.contains { $0.description.contains("SpyState.swift") }, "\(reports)")

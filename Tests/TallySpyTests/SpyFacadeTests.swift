@@ -15,7 +15,8 @@ import Testing
         map.expectCalled(.setDelegate(screen))
         map.expectCalls(inOrder: [.addMarker("a"), .addMarker("b")])
         map.expectNothingElse()
-        #expect(map.calls.map(\.description) == ["setDelegate(<MapScreenModel>)", "addMarker(\"a\")", "addMarker(\"b\")"])
+        #expect(
+            map.calls.map(\.description) == ["setDelegate(<MapScreenModel>)", "addMarker(\"a\")", "addMarker(\"b\")"])
     }
 
     @Test func readsAreCallsWhenTheTestAsks() {

@@ -104,7 +104,10 @@ import Testing
         database.expectCalled(.load("7"))
         database.expectCalled(.subscribe(nil))
         database.expectCalled(.subscribe({ _ in }))
-        #expect(database.calls.map(\.description) == ["load(\"7\", completion: <closure>)", "subscribe(nil)", "subscribe(<closure>)"])
+        #expect(
+            database.calls.map(\.description) == [
+                "load(\"7\", completion: <closure>)", "subscribe(nil)", "subscribe(<closure>)",
+            ])
     }
 
     @Test func nonEscapingClosuresReachStubsForTheLengthOfTheCall() {

@@ -57,7 +57,8 @@ import Testing
             FeedbackSDKSpy.loadForm("outside")
         } matching: { issue in
             issue.description.contains(
-                "Static call to FeedbackSDKSpy.loadForm(_:) with no FeedbackSDKSpy installed: the call was not recorded.")
+                "Static call to FeedbackSDKSpy.loadForm(_:) with no FeedbackSDKSpy installed: the call was not recorded."
+            )
         }
         sdk.expectNothingElse()
     }

@@ -117,7 +117,8 @@ import Testing
         await withKnownIssue {
             _ = try? await users.fetch(id: 1)
         } matching: { issue in
-            issue.description.contains("Unstubbed call to fetch(id:), which returns User: threw SpyError, since User has no default")
+            issue.description.contains(
+                "Unstubbed call to fetch(id:), which returns User: threw SpyError, since User has no default")
                 && issue.description.contains("To give User a default, conform it to SpyDefaultValue.")
         }
     }
@@ -183,7 +184,8 @@ import Testing
         #expect(
             message
                 == "UserServiceSpy: unstubbed call to make, which returns Profile: Profile has no default value and the "
-                + "member cannot throw. Stub it (spy.stub(.make, returning: ...)) or conform Profile to SpyDefaultValue.")
+                + "member cannot throw. Stub it (spy.stub(.make, returning: ...)) or conform Profile to SpyDefaultValue."
+        )
     }
 
     @Test func typeNamesAreWrittenAsSwiftWritesThem() {

@@ -16,15 +16,15 @@ final class SpyXCTests: XCTestCase {
     private var caught: [Failure]?
 
     #if !canImport(Darwin)
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard caught != nil else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard caught != nil else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
+        caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
+    }
     #endif
 
     /// Runs `body`, which must fail exactly once: in `failureFile` (this file by default), at `failureLine`
@@ -35,18 +35,18 @@ final class SpyXCTests: XCTestCase {
     ) -> String? {
         caught = []
         #if canImport(Darwin)
-            XCTExpectFailure(strict: true) {
-                body()
-            } issueMatcher: { [self] issue in
-                caught?.append(
-                    Failure(
-                        message: issue.compactDescription,
-                        filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                        line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-                return true
-            }
-        #else
+        XCTExpectFailure(strict: true) {
             body()
+        } issueMatcher: { [self] issue in
+            caught?.append(
+                Failure(
+                    message: issue.compactDescription,
+                    filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+            return true
+        }
+        #else
+        body()
         #endif
         let failures = caught ?? []
         caught = nil
@@ -101,7 +101,8 @@ final class SpyXCTests: XCTestCase {
         let spyLine = #line + 1
         let users = UserServiceSpy()
         let message = expectOneFailure(atLine: spyLine) { _ = users.count() }
-        XCTAssertTrue(message?.contains("Unstubbed call to count(), which returns Int: returned the default, 0.") == true)
+        XCTAssertTrue(
+            message?.contains("Unstubbed call to count(), which returns Int: returned the default, 0.") == true)
     }
 
     func testAStubThatDoesNotFitFailsAtItsLine() {
@@ -113,7 +114,8 @@ final class SpyXCTests: XCTestCase {
     }
 
     func testAStaticCallWithNoInstalledSpyFailsAtTheSpiedProtocol() {
-        let fixtures = "\(#filePath)".replacingOccurrences(of: "SpyXCTests.swift", with: "Fixtures/SpiedProtocols.swift")
+        let fixtures = "\(#filePath)".replacingOccurrences(
+            of: "SpyXCTests.swift", with: "Fixtures/SpiedProtocols.swift")
         let message = expectOneFailure(inFile: fixtures) { UserServiceSpy.configure(key: "k") }
         XCTAssertTrue(
             message?.contains(

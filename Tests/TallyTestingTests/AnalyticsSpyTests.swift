@@ -12,7 +12,8 @@ struct AnalyticsSpyTests {
         spy.identify(userId: "u1", traits: ["plan": "pro"])
         #expect(
             spy.events == [
-                .screen("Menu"), Event("menu_item_ordered", ["item_name": "Pizza"]), .identify(userId: "u1", traits: ["plan": "pro"]),
+                .screen("Menu"), Event("menu_item_ordered", ["item_name": "Pizza"]),
+                .identify(userId: "u1", traits: ["plan": "pro"]),
             ])
     }
 

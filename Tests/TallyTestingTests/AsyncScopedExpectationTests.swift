@@ -42,7 +42,10 @@ struct AsyncScopedExpectationTests {
         ) {
             await spy.expectTracked(Event("login_tapped", ["action": "swipe"]), when: { await model.cancel() })
         }
-        await expectOneIssue(containing: [#"Expected "login_tapped" not to have been tracked, but 1 matching event was."#], atLine: #line + 1) {
+        await expectOneIssue(
+            containing: [#"Expected "login_tapped" not to have been tracked, but 1 matching event was."#],
+            atLine: #line + 1
+        ) {
             await spy.expectNotTracked(.named("login_tapped"), when: { await model.login() })
         }
     }

@@ -24,7 +24,8 @@ struct DeepValueFailureTests {
             return runOnThread(stackBytes: smallStackBytes) { () -> String in
                 let matcher = EventMatcher.event(expected)
                 precondition(!matcher.matches(recorded))
-                return FailureReport.message("Expected deep to have been tracked.", matcher: matcher, recorded: [(0, recorded)])
+                return FailureReport.message(
+                    "Expected deep to have been tracked.", matcher: matcher, recorded: [(0, recorded)])
             }
         }.result
         #expect(used < smallStackBytes)
@@ -50,7 +51,8 @@ struct DeepValueFailureTests {
         spy.track("deep", ["p": Self.deep(1000, leaf: 2), "q": 2])
         expectOneIssue(
             containing: [
-                #"Expected track deep {"p":{"k":[{"k":"#, "(-expected +recorded)", #""p": {"k":[{"k":"#, #"-     "q": 1"#,
+                #"Expected track deep {"p":{"k":[{"k":"#, "(-expected +recorded)", #""p": {"k":[{"k":"#,
+                #"-     "q": 1"#,
                 #"+     "q": 2"#,
             ],
             atLine: #line + 2

@@ -62,11 +62,14 @@ struct ExpectationTests {
 
     @Test func eventsInOrderPassesAndFailsWithADiff() {
         let expected: [Event] = [
-            .screen("Menu"), Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5]), Event("checkout_started"),
+            .screen("Menu"), Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5]),
+            Event("checkout_started"),
         ]
         #expect(spy.expectEvents(expected))
         expectOneIssue(
-            containing: ["Expected exactly 2 events in order, but the recording differs.", "Difference: (-expected +recorded)"],
+            containing: [
+                "Expected exactly 2 events in order, but the recording differs.", "Difference: (-expected +recorded)",
+            ],
             atLine: #line + 2
         ) {
             spy.expectEvents([.screen("Menu"), Event("checkout_started")])
@@ -76,13 +79,16 @@ struct ExpectationTests {
     @Test func eventsInAnyOrderPassesAndNamesWhatIsMissingAndUnexpected() {
         #expect(
             spy.expectEvents(unordered: [
-                Event("checkout_started"), .screen("Menu"), Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5]),
+                Event("checkout_started"), .screen("Menu"),
+                Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5]),
             ]))
         expectOneIssue(
             containing: ["in any order", "Missing (1):\n  track payment_failed", "Unexpected (2):", "[0] screen Menu"],
             atLine: #line + 2
         ) {
-            spy.expectEvents(unordered: [Event("payment_failed"), Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5])])
+            spy.expectEvents(unordered: [
+                Event("payment_failed"), Event("menu_item_ordered", ["item_name": "Pasta", "price": 9.5]),
+            ])
         }
     }
 
@@ -142,7 +148,9 @@ struct ExpectationTests {
     @Test func longRecordingsAreElidedInMessages() {
         let spy = AnalyticsSpy()
         for index in 0..<50 { spy.track("e\(index)") }
-        expectOneIssue(containing: ["Recorded (50):", "[9] track e9", "… 30 more …", "[40] track e40"], atLine: #line + 1) {
+        expectOneIssue(
+            containing: ["Recorded (50):", "[9] track e9", "… 30 more …", "[40] track e40"], atLine: #line + 1
+        ) {
             spy.expectTracked(Event("missing"))
         }
     }
@@ -155,7 +163,9 @@ struct ScopedExpectationTests {
         spy.track("login_tapped")
         #expect(spy.events(during: { spy.track("sign_up_tapped") }) == [Event("sign_up_tapped")])
         #expect(spy.expectTracked(Event("sign_up_tapped"), when: { spy.track("sign_up_tapped") }))
-        expectOneIssue(containing: ["Expected track login_tapped to have been tracked, but it was not."], atLine: #line + 1) {
+        expectOneIssue(
+            containing: ["Expected track login_tapped to have been tracked, but it was not."], atLine: #line + 1
+        ) {
             spy.expectTracked(Event("login_tapped"), when: { spy.track("something_else") })
         }
     }
@@ -191,10 +201,17 @@ struct LargeRecordingExpectationTests {
         #expect(spy.expectTracked(Event("last")))
         #expect(spy.expectNothingElse())
         // A second expectation for an event seen once fails: each expectTracked accounts for one event.
-        expectOneIssue(containing: ["Expected track last to have been tracked once more, but its only match was accounted for by an earlier expectation:", "  [40000] track last"], atLine: #line + 1) {
+        expectOneIssue(
+            containing: [
+                "Expected track last to have been tracked once more, but its only match was accounted for by an earlier expectation:",
+                "  [40000] track last",
+            ], atLine: #line + 1
+        ) {
             spy.expectTracked(Event("last"))
         }
-        expectOneIssue(containing: ["Expected track missing to have been tracked", "Recorded (40001):"], atLine: #line + 1) {
+        expectOneIssue(
+            containing: ["Expected track missing to have been tracked", "Recorded (40001):"], atLine: #line + 1
+        ) {
             spy.expectTracked(Event("missing"))
         }
     }

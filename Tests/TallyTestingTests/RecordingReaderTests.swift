@@ -14,7 +14,9 @@ struct RecordingReaderTests {
     }
 
     func append(_ bytes: [UInt8], to url: URL) throws {
-        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: url.path) {
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        }
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: bytes)
@@ -60,7 +62,11 @@ struct RecordingReaderTests {
 
         let recording = RecordingReader(url: url)
         let created = #line - 1
-        expectOneIssue(containing: ["The recording reader noticed:", "bad.jsonl:2: Not valid JSON", "the lines after it were read"], atLine: created) {
+        expectOneIssue(
+            containing: [
+                "The recording reader noticed:", "bad.jsonl:2: Not valid JSON", "the lines after it were read",
+            ], atLine: created
+        ) {
             recording.expectCount(2)
         }
         // Reported once: the next expectations pass, and see what follows.
@@ -83,7 +89,10 @@ struct RecordingReaderTests {
         try append(line(Event("new_0")), to: replacement)
         try FileManager.default.removeItem(at: url)
         try FileManager.default.moveItem(at: replacement, to: url)
-        expectOneIssue(containing: ["was replaced by another file since the last read; its events are read afresh"], atLine: created) {
+        expectOneIssue(
+            containing: ["was replaced by another file since the last read; its events are read afresh"],
+            atLine: created
+        ) {
             recording.expectCount(1)
         }
         try append(line(Event("new_1")), to: url)

@@ -22,13 +22,18 @@ final class ToolkitXCTests: XCTestCase {
     override func record(_ issue: XCTIssue) {
         guard capturing else { return super.record(issue) }
         captured.append(
-            (issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
-             issue.sourceCodeContext.location?.lineNumber ?? -1))
+            (
+                issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
+                issue.sourceCodeContext.location?.lineNumber ?? -1
+            ))
     }
     #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         guard capturing else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
         captured.append((description, filePath, lineNumber))
     }
@@ -57,7 +62,8 @@ final class ToolkitXCTests: XCTestCase {
         XCTAssertEqual(recorded.first?.line, line)
         XCTAssertEqual(recorded.first.map { URL(fileURLWithPath: $0.file).lastPathComponent }, "ToolkitXCTests.swift")
         let message = recorded.first?.message ?? ""
-        XCTAssertTrue(message.contains(#"Expected track login_tapped {"action":"swipe"} to have been tracked"#), message)
+        XCTAssertTrue(
+            message.contains(#"Expected track login_tapped {"action":"swipe"} to have been tracked"#), message)
         XCTAssertTrue(message.contains(#"-     "action": "swipe""#), message)
         XCTAssertTrue(message.contains(#"+     "action": "tap""#), message)
     }
@@ -88,7 +94,9 @@ final class ToolkitXCTests: XCTestCase {
             spy.expectNothingElse()
         }
         XCTAssertEqual(recorded.map(\.line), [line, line + 1])
-        XCTAssertTrue(recorded.first?.message.contains("Expected 1 event matching any screen event, but 2 were recorded.") == true)
+        XCTAssertTrue(
+            recorded.first?.message.contains("Expected 1 event matching any screen event, but 2 were recorded.") == true
+        )
         XCTAssertTrue(recorded.last?.message.contains("2 events were not accounted for") == true)
     }
 

@@ -152,7 +152,8 @@ struct AnalyticsTests {
         let gate = GateDestination()
         let witness = AwaitingDestination(name: "witness")
         let analytics = AnalyticsClient(
-            destinations: [gate, witness], configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 5)]))
+            destinations: [gate, witness],
+            configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 5)]))
         analytics.track("first")
         await gate.waitUntilBlocked()  // "first" is being received; the gate's queue is empty
         for index in 0..<20 { analytics.track("e", ["i": .int(index)]) }
@@ -187,7 +188,9 @@ struct AnalyticsTests {
     }
 
     @Test func duplicateDestinationNamesAreMadeUniqueAndReported() async throws {
-        let analytics = AnalyticsClient(destinations: [InMemoryDestination(), InMemoryDestination(), InMemoryDestination()])
+        let analytics = AnalyticsClient(destinations: [
+            InMemoryDestination(), InMemoryDestination(), InMemoryDestination(),
+        ])
         #expect(analytics.destinationNames == ["memory", "memory#2", "memory#3"])
         let problems = analytics.diagnostics.recentProblems
         #expect(problems.map(\.code) == [.duplicateDestinationName, .duplicateDestinationName])

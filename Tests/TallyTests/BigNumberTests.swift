@@ -84,7 +84,9 @@ struct BigNumberTests {
         #expect(BigNumber("-1e400")?.doubleValue == -.infinity)
         #expect(PropertyValue.bigNumber(wide).foundationValue as? Decimal == Decimal(string: "18446744073709551617"))
         // Beyond Decimal it stays a BigNumber, which PropertyValue(any:) reads back (FoundationRoundTripTests).
-        #expect(PropertyValue.bigNumber(try #require(BigNumber("1e400"))).foundationValue as? BigNumber == BigNumber("1e400"))
+        #expect(
+            PropertyValue.bigNumber(try #require(BigNumber("1e400"))).foundationValue as? BigNumber
+                == BigNumber("1e400"))
     }
 
     @Test func foreignEncodersGetADecimalOrAnError() throws {

@@ -33,7 +33,8 @@ struct ClientEdgeCaseTests {
         #expect(diagnostics.tracked == 5)
         // Queued events are dropped at the destination, the waiting caller's when it wakes: four in all,
         // however the queues happened to split them.
-        #expect((diagnostics.dropped[.optedOut] ?? 0) + (diagnostics.destinations["gate"]?.dropped[.optedOut] ?? 0) == 4)
+        #expect(
+            (diagnostics.dropped[.optedOut] ?? 0) + (diagnostics.destinations["gate"]?.dropped[.optedOut] ?? 0) == 4)
         #expect((diagnostics.dropped[.optedOut] ?? 0) >= 1)
         #expect(diagnostics.accounted(at: "gate") == 5)
         // Waits are reported once per overflow episode (until the queue empties): for the callers, and, when
@@ -62,7 +63,9 @@ struct ClientEdgeCaseTests {
         let diagnostics = analytics.diagnostics
         #expect(memory.events.filter { $0.name == "e" }.count == 200)
         // Each problem event was queued or, when the queue was full, dropped and counted; none waited.
-        #expect(memory.events.filter { $0.name == "analytics_problem" }.count + (diagnostics.dropped[.bufferFull] ?? 0) == 200)
+        #expect(
+            memory.events.filter { $0.name == "analytics_problem" }.count + (diagnostics.dropped[.bufferFull] ?? 0)
+                == 200)
         #expect(diagnostics.accounted(at: "memory") == diagnostics.tracked)
     }
 
@@ -140,7 +143,8 @@ struct ClientEdgeCaseTests {
         let gate = GateDestination()
         let witness = AwaitingDestination(name: "witness")
         let analytics = AnalyticsClient(
-            destinations: [gate, witness], configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 1)]))
+            destinations: [gate, witness],
+            configuration: .init(bufferingByDestination: ["gate": Buffering(capacity: 1)]))
         analytics.track("first")
         await gate.waitUntilBlocked()
         // One event per worker batch: each waits until the witness has it before the next is tracked.

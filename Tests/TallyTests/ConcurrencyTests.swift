@@ -1,7 +1,7 @@
 import Foundation
 import Tally
-import TallyTesting
 import TallyTestSupport
+import TallyTesting
 import Testing
 
 /// Many threads tracking at once. CI also runs this suite under ThreadSanitizer

@@ -1,12 +1,13 @@
+import Foundation
+import Tally
+import TallyTestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Tally
-import TallyTestSupport
-import Testing
 
 /// What differs on Apple platforms and a watch's 32-bit `Int`, checked where it can be on Linux.
 struct DarwinFidelityTests {
@@ -65,11 +66,15 @@ struct DarwinFidelityTests {
     @Test func builtProductsAreFoundWhereverTheTestsRun() throws {
         // The fixture is a dependency of this test target, so it is built: found on Linux next to the test
         // executable, on macOS next to the .xctest bundle, and in any case in the package's .build/debug.
-        let writer = try BuiltProducts.require("RecordingWriterFixture", build: "swift build --product RecordingWriterFixture")
+        let writer = try BuiltProducts.require(
+            "RecordingWriterFixture", build: "swift build --product RecordingWriterFixture")
         #expect(FileManager.default.isExecutableFile(atPath: writer.path))
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        #expect(BuiltProducts.folders().contains { $0.standardizedFileURL == root.appendingPathComponent(".build/debug").standardizedFileURL })
+        #expect(
+            BuiltProducts.folders().contains {
+                $0.standardizedFileURL == root.appendingPathComponent(".build/debug").standardizedFileURL
+            })
     }
 
     @Test func aMissingProductThrowsSayingWhatToBuild() {
@@ -77,7 +82,8 @@ struct DarwinFidelityTests {
             try BuiltProducts.require("no-such-product", build: "swift build --product no-such-product")
         } throws: { error in
             let message = "\(error)"
-            return message.contains("no-such-product is not built") && message.contains("swift build --product no-such-product")
+            return message.contains("no-such-product is not built")
+                && message.contains("swift build --product no-such-product")
         }
     }
 }

@@ -112,7 +112,8 @@ struct DestinationConformanceTests {
         }
         let reported = LockedBox<[String]>([])
         await withKnownIssue {
-            let failures = await DestinationConformance(makeDestination: { Lossy() }, receivedCount: { $0.inner.count }).run()
+            let failures = await DestinationConformance(makeDestination: { Lossy() }, receivedCount: { $0.inner.count })
+                .run()
             #expect(failures == 4)
         } matching: { issue in
             let message = issue.comments.map(\.rawValue).joined()
@@ -122,8 +123,13 @@ struct DestinationConformanceTests {
         let messages = reported.value
         #expect(messages.count == 4)
         #expect(messages.contains { $0.contains("every event delivered: 500 tracked, the receiver got 450") })
-        #expect(messages.contains { $0.contains("flush: after flush() number 1, 50 events were tracked but the receiver got 45") })
-        #expect(messages.contains { $0.contains("concurrent tracking: 8 tasks tracked 2000 events, the receiver got 1800") })
+        #expect(
+            messages.contains {
+                $0.contains("flush: after flush() number 1, 50 events were tracked but the receiver got 45")
+            })
+        #expect(
+            messages.contains { $0.contains("concurrent tracking: 8 tasks tracked 2000 events, the receiver got 1800") }
+        )
         #expect(messages.contains { $0.contains("bad input: the destination failed instead of rejecting by rule") })
     }
 }

@@ -46,12 +46,15 @@ struct JSONReaderTests {
     /// Short decimals take a fast path; it must give what `Double(_:)` gives (correct rounding) for each.
     @Test func decimalsReadExactlyAsTheStandardLibraryReadsThem() throws {
         var generator = SystemRandomNumberGenerator()
-        var texts = ["0.0", "-0.0", "0.1", "0.5", "1.5", "9.95", "123456789012.34", "0.000000000000001", "99999999999999.9"]
+        var texts = [
+            "0.0", "-0.0", "0.1", "0.5", "1.5", "9.95", "123456789012.34", "0.000000000000001", "99999999999999.9",
+        ]
         for _ in 0..<2000 {
             let whole = String(Int.random(in: 0...9_999_999, using: &generator))
-            let fraction = String((0..<Int.random(in: 1...(15 - whole.count), using: &generator)).map { _ in
-                Character(String(Int.random(in: 0...9, using: &generator)))
-            })
+            let fraction = String(
+                (0..<Int.random(in: 1...(15 - whole.count), using: &generator)).map { _ in
+                    Character(String(Int.random(in: 0...9, using: &generator)))
+                })
             texts.append((Bool.random(using: &generator) ? "-" : "") + whole + "." + fraction)
         }
         for text in texts {

@@ -46,7 +46,9 @@ struct NSNumberFidelityTests {
     }
 
     @Test func aDictionaryOfNSNumbersConvertsMemberByMember() throws {
-        let input: [String: Any] = ["flag": NSNumber(value: true), "count": NSNumber(value: 1), "price": NSNumber(value: 3.0)]
+        let input: [String: Any] = [
+            "flag": NSNumber(value: true), "count": NSNumber(value: 1), "price": NSNumber(value: 3.0),
+        ]
         let converted = try #require([String: PropertyValue](any: input))
         #expect(converted == ["flag": .bool(true), "count": .int(1), "price": .double(3.0)])
     }
@@ -59,11 +61,15 @@ struct NSNumberFidelityTests {
     }
 
     @Test func decimalNumbersConvertByTheirDigits() throws {
-        #expect(PropertyValue(any: Decimal(string: "12345678901234567890123")!) == .bigNumber(BigNumber("12345678901234567890123")!))
+        #expect(
+            PropertyValue(any: Decimal(string: "12345678901234567890123")!)
+                == .bigNumber(BigNumber("12345678901234567890123")!))
         #expect(PropertyValue(any: Decimal(string: "1.25")!) == .double(1.25))
         #expect(PropertyValue(any: Decimal(42)) == .int(42))
         #expect(PropertyValue(any: Decimal.nan) == nil)
-        #expect(PropertyValue(any: NSDecimalNumber(string: "12345678901234567890123")) == .bigNumber(BigNumber("12345678901234567890123")!))
+        #expect(
+            PropertyValue(any: NSDecimalNumber(string: "12345678901234567890123"))
+                == .bigNumber(BigNumber("12345678901234567890123")!))
         // JSONSerialization hands over an integer beyond 64 bits as an NSDecimalNumber.
         let object = try JSONSerialization.jsonObject(with: Data("[12345678901234567890123]".utf8))
         #expect(PropertyValue(any: object) == [.bigNumber(BigNumber("12345678901234567890123")!)])
@@ -122,7 +128,8 @@ extension PropertyValue {
 
 struct CodableIntegerTests {
     @Test func jsonDecoderKeepsAnIntegerBeyondInt64Exactly() throws {
-        let value = try JSONDecoder().decode(PropertyValue.self, from: Data("[18446744073709551615, 9223372036854775807, 1]".utf8))
+        let value = try JSONDecoder().decode(
+            PropertyValue.self, from: Data("[18446744073709551615, 9223372036854775807, 1]".utf8))
         #expect(value == [.bigNumber(BigNumber("18446744073709551615")!), PropertyValue(exactly: Int64.max), .int(1)])
     }
 }

@@ -7,7 +7,9 @@ import Testing
 struct NameRulesTests {
     let limits = InputLimits()
 
-    static let controlCharacters: [Unicode.Scalar] = ["\u{0}", "\u{9}", "\u{A}", "\u{1B}", "\u{7F}", "\u{85}", "\u{2028}"]
+    static let controlCharacters: [Unicode.Scalar] = [
+        "\u{0}", "\u{9}", "\u{A}", "\u{1B}", "\u{7F}", "\u{85}", "\u{2028}",
+    ]
     static let invisibleCharacters: [Unicode.Scalar] = [
         "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{AD}", "\u{202E}", "\u{FE0F}", "\u{E0041}",
         "\u{3164}",
@@ -39,7 +41,8 @@ struct NameRulesTests {
         #expect(problems.first?.message == "The event name holds a control character (U+0000); names and ids may not")
         #expect(problems.first?.eventName == "a\\u{0}b")
         let (_, invisible) = limits.sanitize(Event("a\u{200B}b"))
-        #expect(invisible.first?.message == "The event name holds an invisible character (U+200B); names and ids may not")
+        #expect(
+            invisible.first?.message == "The event name holds an invisible character (U+200B); names and ids may not")
     }
 
     @Test func idsFollowTheSameRules() {
@@ -67,7 +70,10 @@ struct NameRulesTests {
         #expect(event?.properties == ["ok": 1, "nested": ["fine": 5]])
         #expect(problems.map(\.code) == [.invalidPropertyKey, .invalidPropertyKey, .invalidPropertyKey])
         #expect(problems.allSatisfy { $0.outcome == .sanitized })
-        #expect(Set(problems.compactMap(\.path)) == ["/properties/tab\\u{9}key", "/properties/zero\\u{200B}width", "/properties/nested/in\\u{0}ner"])
+        #expect(
+            Set(problems.compactMap(\.path)) == [
+                "/properties/tab\\u{9}key", "/properties/zero\\u{200B}width", "/properties/nested/in\\u{0}ner",
+            ])
     }
 
     @Test func keysOverTheByteLimitAreRemoved() throws {

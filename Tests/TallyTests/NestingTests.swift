@@ -86,7 +86,9 @@ struct NestingTests {
                 return "\(error)"
             }
         }
-        #expect(message.contains("Arrays and objects nest deeper than 64 levels (PropertyValue.maximumDepth)"), "\(message)")
+        #expect(
+            message.contains("Arrays and objects nest deeper than 64 levels (PropertyValue.maximumDepth)"), "\(message)"
+        )
         #expect(used < smallStackBytes)
     }
 
@@ -102,7 +104,9 @@ struct NestingTests {
             _ = try JSONDecoder().decode(PropertyValue.self, from: Data(Self.deepJSON(100).utf8))
             Issue.record("decoded 100 levels")
         } catch DecodingError.dataCorrupted(let context) {
-            #expect(context.debugDescription == "Arrays and objects nest deeper than 64 levels (PropertyValue.maximumDepth)")
+            #expect(
+                context.debugDescription == "Arrays and objects nest deeper than 64 levels (PropertyValue.maximumDepth)"
+            )
             #expect(context.codingPath.count == 64)
         } catch {
             Issue.record("unexpected \(error)")
@@ -197,7 +201,8 @@ struct NestingTests {
 
     @Test func recordLinesOfDeepValuesAreRefusedOnASmallStack() async {
         let line = Array(
-            (#"{"tally_record":1,"kind":"track","name":"deep","properties":{"p":"# + Self.deepJSON(Self.depth) + "}}").utf8)
+            (#"{"tally_record":1,"kind":"track","name":"deep","properties":{"p":"# + Self.deepJSON(Self.depth) + "}}")
+                .utf8)
         let (messages, used) = await onSmallStack { () -> [String] in
             var messages: [String] = []
             do {
@@ -220,13 +225,18 @@ struct NestingTests {
     }
 
     @Test func aRecordingWithADeepLineReadsTheLinesAroundIt() {
-        let good = Array(#"{"tally_record":1,"kind":"track","name":"ok","properties":{"p":"#.utf8)
+        let good =
+            Array(#"{"tally_record":1,"kind":"track","name":"ok","properties":{"p":"#.utf8)
             + Array(Self.deepJSON(64).utf8) + Array("}}\n".utf8)
-        let deep = Array(#"{"tally_record":1,"kind":"track","name":"deep","properties":{"p":"#.utf8)
+        let deep =
+            Array(#"{"tally_record":1,"kind":"track","name":"deep","properties":{"p":"#.utf8)
             + Array(Self.deepJSON(65).utf8) + Array("}}\n".utf8)
         let file = RecordingFile(bytes: good + deep + good, file: "deep.jsonl")
         #expect(file.records.map(\.event.name) == ["ok", "ok"])
-        #expect(file.problems.map(\.description) == ["deep.jsonl:2: Not valid JSON: Nesting deeper than 64 levels (at byte 257)"])
+        #expect(
+            file.problems.map(\.description) == [
+                "deep.jsonl:2: Not valid JSON: Nesting deeper than 64 levels (at byte 257)"
+            ])
     }
 
     @Test func theRecordingWriterCutsDeepValuesOnASmallStackAndReportsThem() async throws {
@@ -235,7 +245,9 @@ struct NestingTests {
         let destination = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
         let ((thrown, problems), used) = await Self.withDeepValue { value -> (Bool, [Problem]) in
             let problems = Locked<[Problem]>([])
-            let context = DeliveryContext(destination: "recording") { problem in problems.withLock { $0.append(problem) } }
+            let context = DeliveryContext(destination: "recording") { problem in
+                problems.withLock { $0.append(problem) }
+            }
             let envelope = Envelope(
                 event: Event("deep", ["p": value]), messageId: MessageID(prefix: 1, sequence: 1),
                 timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")

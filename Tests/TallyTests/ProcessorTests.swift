@@ -46,7 +46,9 @@ struct ProcessorTests {
     @Test func dropsByProcessorsAreCountedByName() async {
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(
-            processors: [.filter(excludingNames: ["debug"]), .filter(named: "no_screens") { $0.event.kind != .screen }],
+            processors: [
+                .filter(excludingNames: ["debug"]), .filter(named: "no_screens") { $0.event.kind != .screen },
+            ],
             destinations: [memory])
         analytics.track("debug")
         analytics.screen("Home")
@@ -72,7 +74,8 @@ struct ProcessorTests {
     @Test func redactionByPatternRewritesMatchingText() throws {
         var input = envelope
         input.event.properties = ["note": "write to Ann@Example.com or bob@example.org", "list": ["x@y.io"]]
-        let processor = try RedactionProcessor(pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#, replacement: "<email>")
+        let processor = try RedactionProcessor(
+            pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#, replacement: "<email>")
         let output = try #require(processor.process(input))
         #expect(output.event.properties == ["note": "write to <email> or <email>", "list": ["<email>"]])
     }
@@ -138,7 +141,8 @@ struct ProcessorTests {
             }
         }
         let memory = InMemoryDestination()
-        let analytics = AnalyticsClient(processors: [Append(suffix: "_a"), Append(suffix: "_b")], destinations: [memory])
+        let analytics = AnalyticsClient(
+            processors: [Append(suffix: "_a"), Append(suffix: "_b")], destinations: [memory])
         analytics.track("e")
         await analytics.flush()
         #expect(memory.events.map(\.name) == ["e_a_b"])

@@ -23,7 +23,8 @@ struct PropertyValueTests {
     }
 
     @Test(arguments: [
-        PropertyValue.int(2), .double(2), .double(-0.5), .double(1e300), .double(.leastNonzeroMagnitude), .int(.max), .int(.min),
+        PropertyValue.int(2), .double(2), .double(-0.5), .double(1e300), .double(.leastNonzeroMagnitude), .int(.max),
+        .int(.min),
         .string("quote \" backslash \\ newline \n tab \t nul \u{0} emoji 🍕 é"), .bool(false), .null,
         .array([]), .object([:]), ["nested": [["deep": [1, 2.0, "3"]]]],
     ])
@@ -123,7 +124,8 @@ struct PropertyValueTests {
 
     @Test func typeNamesFollowJSONSchema() {
         #expect(
-            [PropertyValue.string(""), .int(0), .double(0), .bool(true), .array([]), .object([:]), .null].map(\.typeName)
+            [PropertyValue.string(""), .int(0), .double(0), .bool(true), .array([]), .object([:]), .null].map(
+                \.typeName)
                 == ["string", "integer", "number", "boolean", "array", "object", "null"])
     }
 }

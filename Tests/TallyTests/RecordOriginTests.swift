@@ -9,9 +9,12 @@ struct RecordOriginTests {
         timestamp: Date(timeIntervalSince1970: 0), anonymousId: "spy")
 
     @Test func theOriginIsTheLastMemberOfTheLineAndReadsBack() throws {
-        let record = Record(envelope: envelope, source: "LoginTests/LoginTests.swift", origin: "/src/Tests/LoginTests.swift:12")
+        let record = Record(
+            envelope: envelope, source: "LoginTests/LoginTests.swift", origin: "/src/Tests/LoginTests.swift:12")
         let line = String(decoding: record.line, as: UTF8.self)
-        #expect(line.hasSuffix(#","source":"LoginTests/LoginTests.swift","origin":"/src/Tests/LoginTests.swift:12"}"# + "\n"))
+        #expect(
+            line.hasSuffix(
+                #","source":"LoginTests/LoginTests.swift","origin":"/src/Tests/LoginTests.swift:12"}"# + "\n"))
         #expect(try Record(line: record.line) == record)
         let fast = try record.line.withUnsafeBufferPointer { try Record.eventAndOrigin(fromLine: $0) }
         #expect(fast.event == envelope.event)

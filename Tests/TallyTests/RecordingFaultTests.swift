@@ -97,7 +97,9 @@ struct RecordingFaultTests {
         // Every record's start begins a line of its own: a cut line never swallowed the record after it.
         let starts = Self.occurrences(of: Data(#"{"tally_record""#.utf8), in: try Data(contentsOf: url))
         #expect(starts == file.records.count + file.problems.count)
-        print("killedWritersNeverCorruptLaterRecords: \(cutLines) of 30 kills left a cut line; \(file.records.count) records read")
+        print(
+            "killedWritersNeverCorruptLaterRecords: \(cutLines) of 30 kills left a cut line; \(file.records.count) records read"
+        )
     }
 
     /// Two clients record into one file on a 1 MiB tmpfs until it is full. Whatever fails, each client's
@@ -110,11 +112,14 @@ struct RecordingFaultTests {
         let clients = try (0..<2).map { index in
             AnalyticsClient(
                 destinations: [RecordingDestination(sink: try FileRecordingSink(url: url), source: "client-\(index)")],
-                configuration: AnalyticsClient.Configuration(destinationBuffering: Buffering(capacity: 100_000, whenFull: .block)))
+                configuration: AnalyticsClient.Configuration(
+                    destinationBuffering: Buffering(capacity: 100_000, whenFull: .block)))
         }
         let padding = String(repeating: "y", count: 3000)
         await onNewThreads(2) { index in
-            for event in 0..<600 { clients[index].track("filling", ["index": .int(event), "padding": .string(padding)]) }
+            for event in 0..<600 {
+                clients[index].track("filling", ["index": .int(event), "padding": .string(padding)])
+            }
         }
         for client in clients { await client.flush() }
 

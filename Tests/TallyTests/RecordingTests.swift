@@ -13,7 +13,9 @@ struct RecordTests {
     @Test func aRecordIsOneVersionedLine() {
         let line = String(decoding: Record(envelope: envelope, source: "LoginApp").line, as: UTF8.self)
         #expect(
-            line == #"{"tally_record":1,"kind":"track","name":"menu_item_ordered","properties":{"item_name":"Pizza","price":9.5,"qty":2,"tags":["a"],"x":null},"message_id":"00000000-0000-abcd-0000-000000000007","timestamp":"2026-11-22T03:17:53.120Z","anonymous_id":"anon","user_id":"u1","context":{"app_version":"1.0"},"source":"LoginApp"}"# + "\n")
+            line
+                == #"{"tally_record":1,"kind":"track","name":"menu_item_ordered","properties":{"item_name":"Pizza","price":9.5,"qty":2,"tags":["a"],"x":null},"message_id":"00000000-0000-abcd-0000-000000000007","timestamp":"2026-11-22T03:17:53.120Z","anonymous_id":"anon","user_id":"u1","context":{"app_version":"1.0"},"source":"LoginApp"}"#
+                + "\n")
     }
 
     @Test func linesReadBackLosslessly() throws {
@@ -35,7 +37,10 @@ struct RecordTests {
         (#"[1]"#, "A record must be a JSON object"),
         (#"{"kind":"track","name":"x"}"#, #"Missing "tally_record" version"#),
         (#"{"tally_record":2,"kind":"track","name":"x"}"#, "Record version 2 is not supported"),
-        (#"{"tally_record":1,"kind":"click","name":"x"}"#, #""kind" must be one of track, screen, identify, group, alias"#),
+        (
+            #"{"tally_record":1,"kind":"click","name":"x"}"#,
+            #""kind" must be one of track, screen, identify, group, alias"#
+        ),
         (#"{"tally_record":1,"kind":"track"}"#, #"Missing "name""#),
         (#"{"tally_record":1,"kind":"track","name":"x","properties":[1]}"#, #""properties" must be a JSON object"#),
         (#"{"tally_record":1,"kind":"track","name":"x","properties":null}"#, #""properties" must be a JSON object"#),
@@ -51,10 +56,11 @@ struct RecordTests {
 
     /// Invalid UTF-8 anywhere in a string (a property, a key, a skipped member) makes the line unreadable,
     /// for both readers; nothing is turned into U+FFFD silently.
-    @Test(arguments: [
-        [0xFF], [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80],
-        [0xE2, 0x82],
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0xFF], [0xC3], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x80],
+            [0xE2, 0x82],
+        ] as [[UInt8]])
     func invalidUTF8InAStringIsRefused(bad: [UInt8]) {
         for (prefix, suffix) in [
             (#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":"a"#, #"b"}}"#),
@@ -78,14 +84,17 @@ struct RecordTests {
 
     @Test func validUTF8OfEveryLengthIsRead() throws {
         let text = "é€𝄞 aé\u{0301}"  // two, three and four bytes, and a combining accent
-        let line = Array(#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":""#.utf8) + Array(text.utf8)
+        let line =
+            Array(#"{"tally_record":1,"kind":"track","name":"x","properties":{"p":""#.utf8) + Array(text.utf8)
             + Array(#"\n"}}"#.utf8)
         #expect(try Record(line: line).event.properties["p"] == .string(text + "\n"))
     }
 
     @Test func theEventOnlyReaderAgreesWithTheFullReader() throws {
         let line = Record(envelope: envelope, source: "s").line
-        let event = try line.withUnsafeBufferPointer { buffer in Result { () throws(RecordError) in try Record.event(fromLine: buffer) } }.get()
+        let event = try line.withUnsafeBufferPointer { buffer in
+            Result { () throws(RecordError) in try Record.event(fromLine: buffer) }
+        }.get()
         #expect(event == envelope.event)
     }
 
@@ -103,7 +112,9 @@ struct RecordTests {
     ])
     func theEventOnlyReaderRejectsTheSameLines(line: String, message: String) {
         let bytes = Array(line.utf8)
-        let result = bytes.withUnsafeBufferPointer { buffer in Result { () throws(RecordError) in try Record.event(fromLine: buffer) } }
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(RecordError) in try Record.event(fromLine: buffer) }
+        }
         guard case .failure(let error) = result else {
             Issue.record("accepted \(line)")
             return
@@ -175,8 +186,10 @@ struct RecordingDestinationTests {
     @Test func aRunFolderGivesEachRecorderItsOwnFile() async throws {
         let folder = try TemporaryFolder()
         let run = folder.url.appendingPathComponent("run")
-        let first = try #require(try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
-        let second = try #require(try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
+        let first = try #require(
+            try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
+        let second = try #require(
+            try RecordingDestination.fromEnvironment(["TALLY_RECORD_DIR": run.path], arguments: [], source: "A b"))
         let analytics = AnalyticsClient(destinations: [first, second])
         analytics.track("e")
         await analytics.flush()
@@ -194,7 +207,9 @@ struct RecordingDestinationTests {
         let destination = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
         let problems = LockedBox<[Problem]>([])
         let context = DeliveryContext(destination: "recording") { problem in problems.mutate { $0.append(problem) } }
-        var envelope = Envelope(event: Event("deep", ["ok": nested(64), "cut": nested(65)]), messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")
+        var envelope = Envelope(
+            event: Event("deep", ["ok": nested(64), "cut": nested(65)]), messageId: MessageID(prefix: 1, sequence: 1),
+            timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")
         envelope.context = ["also": nested(70)]
         try destination.receive(envelope, context: context)
 
@@ -208,7 +223,10 @@ struct RecordingDestinationTests {
         let problem = try #require(problems.value.first)
         #expect(problem.code == .nestingTooDeep)
         #expect(problem.outcome == .sanitized)
-        #expect(problem.message == "2 arrays or objects nested deeper than 64 levels (PropertyValue.maximumDepth) written to the recording as null")
+        #expect(
+            problem.message
+                == "2 arrays or objects nested deeper than 64 levels (PropertyValue.maximumDepth) written to the recording as null"
+        )
         #expect(problem.path == "/properties/cut" + String(repeating: "/0", count: 64))
     }
 
@@ -217,7 +235,8 @@ struct RecordingDestinationTests {
             try RecordingDestination.fromEnvironment(["TALLY_RECORD": "/nonexistent-folder/x.jsonl"], arguments: [])
         } throws: { error in
             let error = error as? RecordError
-            return error?.file == "/nonexistent-folder/x.jsonl" && error?.message.hasPrefix("Cannot open the recording") == true
+            return error?.file == "/nonexistent-folder/x.jsonl"
+                && error?.message.hasPrefix("Cannot open the recording") == true
         }
     }
 }

@@ -92,7 +92,11 @@ enum PlanFixture {
         case 1: return ("{ type: integer, minimum: 0, maximum: 1000000 }", "integer", { .int($0 % 1000) })
         case 2: return ("{ type: number, exclusiveMinimum: 0 }", "number", { .double(Double($0 % 50) + 0.5) })
         case 3: return ("{ type: boolean }", "boolean", { .bool($0 % 2 == 0) })
-        case 4: return ("{ type: string, enum: [small, medium, large] }", "string", { .string(["small", "medium", "large"][$0 % 3]) })
+        case 4:
+            return (
+                "{ type: string, enum: [small, medium, large] }", "string",
+                { .string(["small", "medium", "large"][$0 % 3]) }
+            )
         default: return ("{ type: [string, \"null\"], format: email }", "string", { _ in "ada@example.com" })
         }
     }
@@ -117,7 +121,10 @@ enum PlanFixture {
 
     static let plannedTypes: [String: [String: String]] = Dictionary(
         uniqueKeysWithValues: (0..<50).map { event in
-            ("event_\(event)", Dictionary(uniqueKeysWithValues: (0..<propertyCount(event)).map { ("p\($0)", schema($0).type) }))
+            (
+                "event_\(event)",
+                Dictionary(uniqueKeysWithValues: (0..<propertyCount(event)).map { ("p\($0)", schema($0).type) })
+            )
         })
 
     /// 1,000 conforming events over the 50 planned ones.

@@ -9,22 +9,32 @@ enum ValidationFixture {
     static func schema(_ p: Int) -> (yaml: String, json: PropertyValue, value: (Int) -> PropertyValue) {
         switch p % 6 {
         case 0:
-            return ("{ type: string, maxLength: 40 }", ["type": "string", "maxLength": 40], { .string("value \($0 % 100)") })
+            return (
+                "{ type: string, maxLength: 40 }", ["type": "string", "maxLength": 40], { .string("value \($0 % 100)") }
+            )
         case 1:
             return (
-                "{ type: integer, minimum: 0, maximum: 1000000 }", ["type": "integer", "minimum": 0, "maximum": 1_000_000],
+                "{ type: integer, minimum: 0, maximum: 1000000 }",
+                ["type": "integer", "minimum": 0, "maximum": 1_000_000],
                 { .int($0 % 1000) }
             )
         case 2:
-            return ("{ type: number, exclusiveMinimum: 0 }", ["type": "number", "exclusiveMinimum": 0], { .double(Double($0 % 50) + 0.5) })
+            return (
+                "{ type: number, exclusiveMinimum: 0 }", ["type": "number", "exclusiveMinimum": 0],
+                { .double(Double($0 % 50) + 0.5) }
+            )
         case 3: return ("{ type: boolean }", ["type": "boolean"], { .bool($0 % 2 == 0) })
         case 4:
             return (
-                "{ type: string, enum: [small, medium, large] }", ["type": "string", "enum": ["small", "medium", "large"]],
+                "{ type: string, enum: [small, medium, large] }",
+                ["type": "string", "enum": ["small", "medium", "large"]],
                 { .string(["small", "medium", "large"][$0 % 3]) }
             )
         default:
-            return (#"{ type: [string, "null"], format: email }"#, ["type": ["string", "null"], "format": "email"], { _ in "ada@example.com" })
+            return (
+                #"{ type: [string, "null"], format: email }"#, ["type": ["string", "null"], "format": "email"],
+                { _ in "ada@example.com" }
+            )
         }
     }
 

@@ -98,7 +98,9 @@ let schemas = folder.appendingPathComponent("schemas.json")
 try Data(ValidationFixture.planYAML.utf8).write(to: plan)
 try Data(ValidationFixture.schemasJSON.utf8).write(to: schemas)
 
-print("| events | file | tally validate: wall, CPU, peak RSS | jsonschema-rs: wall, CPU, peak RSS | ratio (wall) | ratio (CPU) |")
+print(
+    "| events | file | tally validate: wall, CPU, peak RSS | jsonschema-rs: wall, CPU, peak RSS | ratio (wall) | ratio (CPU) |"
+)
 print("|---:|---:|---|---|---:|---:|")
 for size in options.sizes {
     let recording = folder.appendingPathComponent("recording-\(size).jsonl")
@@ -128,7 +130,8 @@ for size in options.sizes {
             format: "%.2f s, %.2f s, %.0f MB", median(runs.map(\.wall)), median(runs.map(\.cpu)),
             median(runs.map(\.peakMB)))
     }
-    let wallRatio = python.isEmpty ? "-" : String(format: "%.2f×", median(python.map(\.wall)) / median(tally.map(\.wall)))
+    let wallRatio =
+        python.isEmpty ? "-" : String(format: "%.2f×", median(python.map(\.wall)) / median(tally.map(\.wall)))
     let cpuRatio = python.isEmpty ? "-" : String(format: "%.2f×", median(python.map(\.cpu)) / median(tally.map(\.cpu)))
     print("| \(size) | \(bytes / 1_000_000) MB | \(cell(tally)) | \(cell(python)) | \(wallRatio) | \(cpuRatio) |")
     if options.folder == nil { try FileManager.default.removeItem(at: recording) }

@@ -166,7 +166,10 @@ public struct BigNumber: Sendable, Hashable, CustomStringConvertible {
             guard isDigit(index) else { return nil }
             while isDigit(index) {
                 // At most 10 × exponentLimit + 9: no overflow, even in a 32-bit Int.
-                if exponent <= exponentLimit { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) }  // int-width: ok (bounded)
+                if exponent <= exponentLimit {
+                    let digit = Int(bytes[index] - UInt8(ascii: "0"))  // int-width: ok (0 to 9)
+                    exponent = exponent * 10 + digit  // int-width: ok (bounded above)
+                }
                 index += 1
             }
             if negative { exponent = -exponent }

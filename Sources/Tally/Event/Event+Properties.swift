@@ -100,7 +100,8 @@ extension Event {
 
         /// Sets each key of `other`, keeping the value already there when `combine` says so.
         public mutating func merge(
-            _ other: [String: PropertyValue], uniquingKeysWith combine: (PropertyValue, PropertyValue) throws -> PropertyValue
+            _ other: [String: PropertyValue],
+            uniquingKeysWith combine: (PropertyValue, PropertyValue) throws -> PropertyValue
         ) rethrows {
             for (key, value) in other {
                 if let existing = self[key] {

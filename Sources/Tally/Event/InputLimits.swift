@@ -51,7 +51,11 @@ public struct InputLimits: Sendable, Hashable {
     /// ``PropertyValue/maximumDepth`` (64), the one limit every reader and writer of values keeps, are
     /// clamped into it, so whatever the client delivers every recording reader reads back.
     public var maximumDepth: Int {
-        didSet { if !(0...PropertyValue.maximumDepth).contains(maximumDepth) { maximumDepth = Self.clampedDepth(maximumDepth) } }
+        didSet {
+            if !(0...PropertyValue.maximumDepth).contains(maximumDepth) {
+                maximumDepth = Self.clampedDepth(maximumDepth)
+            }
+        }
     }
 
     private static func clampedDepth(_ depth: Int) -> Int { min(max(0, depth), PropertyValue.maximumDepth) }
@@ -187,7 +191,8 @@ public struct InputLimits: Sendable, Hashable {
             if case .array(let elements) = value {
                 return .array(
                     elements.enumerated().map { index, element in
-                        sanitize(element, depth: depth + 1, path: "\(path)/\(index)", eventName: eventName, report: report)
+                        sanitize(
+                            element, depth: depth + 1, path: "\(path)/\(index)", eventName: eventName, report: report)
                     })
             }
             guard case .object(var members) = value else { return value }

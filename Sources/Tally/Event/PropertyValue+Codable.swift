@@ -119,7 +119,8 @@ extension PropertyValue: Codable {
                 value,
                 EncodingError.Context(
                     codingPath: path,
-                    debugDescription: "Arrays and objects nest deeper than \(maximumDepth) levels (PropertyValue.maximumDepth)"))
+                    debugDescription:
+                        "Arrays and objects nest deeper than \(maximumDepth) levels (PropertyValue.maximumDepth)"))
         }
         return level
     }
@@ -128,7 +129,8 @@ extension PropertyValue: Codable {
         DecodingError.dataCorrupted(
             DecodingError.Context(
                 codingPath: path,
-                debugDescription: "Arrays and objects nest deeper than \(maximumDepth) levels (PropertyValue.maximumDepth)"))
+                debugDescription:
+                    "Arrays and objects nest deeper than \(maximumDepth) levels (PropertyValue.maximumDepth)"))
     }
 
     /// Any object member's key, to ask whether the value is an object.

@@ -161,7 +161,9 @@ package struct JSONWriter {
             case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0x00..<0x20:
                 let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }
@@ -214,10 +216,14 @@ package struct JSONReader {
         } else {
             while true {
                 reader.skipWhitespace()
-                guard reader.peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: reader.index) }
+                guard reader.peek() == UInt8(ascii: "\"") else {
+                    throw JSONError("Expected a string key", offset: reader.index)
+                }
                 let key = try reader.readKey()
                 reader.skipWhitespace()
-                guard reader.peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: reader.index) }
+                guard reader.peek() == UInt8(ascii: ":") else {
+                    throw JSONError("Expected ':' after a key", offset: reader.index)
+                }
                 reader.index += 1
                 reader.skipWhitespace()
                 try member(key, &reader)
@@ -237,7 +243,9 @@ package struct JSONReader {
             }
         }
         reader.skipWhitespace()
-        guard reader.index == input.count else { throw JSONError("Unexpected text after the JSON value", offset: reader.index) }
+        guard reader.index == input.count else {
+            throw JSONError("Unexpected text after the JSON value", offset: reader.index)
+        }
     }
 
     /// Reads the value at the current position (a member's value, inside ``readMembers(_:_:)``), as a value
@@ -286,7 +294,9 @@ package struct JSONReader {
                     guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
                     try skipString()
                     skipWhitespace()
-                    guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
+                    guard peek() == UInt8(ascii: ":") else {
+                        throw JSONError("Expected ':' after a key", offset: index)
+                    }
                     index += 1
                     skipWhitespace()
                 }
@@ -297,7 +307,9 @@ package struct JSONReader {
                     index += 1
                     return
                 }
-                guard next == UInt8(ascii: ",") else { throw JSONError("Expected ',' or a closing bracket", offset: index) }
+                guard next == UInt8(ascii: ",") else {
+                    throw JSONError("Expected ',' or a closing bracket", offset: index)
+                }
                 index += 1
             }
         default:
@@ -329,7 +341,8 @@ package struct JSONReader {
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             let special =
-                word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                word | ((word &- ones &* 0x20) & ~word) | ((quote &- ones) & ~quote)
+                | ((backslash &- ones) & ~backslash)
             if special & highs != 0 { return }
             index += 8
         }
@@ -405,9 +418,13 @@ package struct JSONReader {
                 highest = 0x8F
             default: throw JSONError("Invalid UTF-8 in a string", offset: index)
             }
-            guard range.upperBound - index >= length else { throw JSONError("Invalid UTF-8 in a string", offset: index) }
+            guard range.upperBound - index >= length else {
+                throw JSONError("Invalid UTF-8 in a string", offset: index)
+            }
             let second = input[index + 1]
-            guard second >= lowest && second <= highest else { throw JSONError("Invalid UTF-8 in a string", offset: index) }
+            guard second >= lowest && second <= highest else {
+                throw JSONError("Invalid UTF-8 in a string", offset: index)
+            }
             for next in (index + 2)..<(index + length) where input[next] & 0xC0 != 0x80 {
                 throw JSONError("Invalid UTF-8 in a string", offset: index)
             }
@@ -506,7 +523,10 @@ package struct JSONReader {
         let other = members[stored].key
         guard !other.utf8.elementsEqual(key.utf8) else { return }
         func codePoints(_ text: String) -> String {
-            "\"" + text.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
+            "\""
+                + text.unicodeScalars.map {
+                    $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}"
+                }
                 .joined() + "\""
         }
         throw JSONError(
@@ -719,7 +739,9 @@ package struct JSONReader {
             var mantissa: Int64 = 0  // up to 15 digits: beyond a 32-bit Int
             var position = input[start] == UInt8(ascii: "-") ? start + 1 : start
             while position < index {
-                if input[position] != UInt8(ascii: ".") { mantissa = mantissa * 10 + Int64(input[position] &- UInt8(ascii: "0")) }
+                if input[position] != UInt8(ascii: ".") {
+                    mantissa = mantissa * 10 + Int64(input[position] &- UInt8(ascii: "0"))
+                }
                 position += 1
             }
             let value = Double(mantissa) / Self.powersOfTen[fractionDigits]

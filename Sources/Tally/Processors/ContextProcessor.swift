@@ -30,7 +30,10 @@ public struct ContextProcessor: Processor {
     public static var library: ContextProcessor {
         ContextProcessor([
             "library": ["name": "tally", "version": .string(TallyLibrary.version)],
-            "os": ["name": .string(TallyLibrary.operatingSystemName), "version": .string(TallyLibrary.operatingSystemVersion)],
+            "os": [
+                "name": .string(TallyLibrary.operatingSystemName),
+                "version": .string(TallyLibrary.operatingSystemVersion),
+            ],
         ])
     }
 }

@@ -49,7 +49,8 @@ public struct SamplingProcessor: Processor {
         case .event: key = envelope.messageId.sequence
         }
         let hash = Self.mix(key ^ seed)
-        return Double(hash >> 11) / 0x1p53 < rate  // 2^53 as a Double literal: as an Int shift it is 0 on a 32-bit watch
+        // 2^53 as a Double literal: as an Int shift it is 0 on a 32-bit watch.
+        return Double(hash >> 11) / 0x1p53 < rate
     }
 
     /// FNV-1a over UTF-8: stable across runs and platforms, unlike `Hasher`.
@@ -73,7 +74,8 @@ public struct SamplingProcessor: Processor {
 
 extension Processor where Self == SamplingProcessor {
     /// Keeps a deterministic fraction of events. See ``SamplingProcessor``.
-    public static func sample(rate: Double, seed: UInt64, by unit: SamplingProcessor.Unit = .user) -> SamplingProcessor {
+    public static func sample(rate: Double, seed: UInt64, by unit: SamplingProcessor.Unit = .user) -> SamplingProcessor
+    {
         SamplingProcessor(rate: rate, seed: seed, by: unit)
     }
 }

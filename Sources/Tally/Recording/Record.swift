@@ -114,7 +114,9 @@ public struct Record: Sendable, Hashable {
                 parsed = try Array(line).withUnsafeBufferPointer { try Fields($0) }
             }
         } catch let error as JSONError {
-            throw RecordError(error.message == "Expected a JSON object" ? "A record must be a JSON object" : "Not valid JSON: \(error)")
+            throw RecordError(
+                error.message == "Expected a JSON object"
+                    ? "A record must be a JSON object" : "Not valid JSON: \(error)")
         } catch {
             throw RecordError("\(error)")
         }
@@ -123,7 +125,8 @@ public struct Record: Sendable, Hashable {
             throw RecordError("Missing \"tally_record\" version; this is not a Tally record")
         }
         guard version == Self.currentVersion else {
-            throw RecordError("Record version \(version) is not supported; this library reads version \(Self.currentVersion)")
+            throw RecordError(
+                "Record version \(version) is not supported; this library reads version \(Self.currentVersion)")
         }
         guard let kindName = parsed.kind, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -172,7 +175,9 @@ public struct Record: Sendable, Hashable {
                 case "kind": fields.kind = value.stringValue
                 case "name": fields.name = value.stringValue
                 case "properties":
-                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "properties" }
+                    guard let object = value.objectValue else {
+                        return fields.notAnObject = fields.notAnObject ?? "properties"
+                    }
                     fields.properties = object
                 case "event_user_id": fields.eventUserId = value.stringValue
                 case "group_id": fields.groupId = value.stringValue
@@ -181,7 +186,9 @@ public struct Record: Sendable, Hashable {
                 case "anonymous_id": fields.anonymousId = value.stringValue
                 case "user_id": fields.userId = value.stringValue
                 case "context":
-                    guard let object = value.objectValue else { return fields.notAnObject = fields.notAnObject ?? "context" }
+                    guard let object = value.objectValue else {
+                        return fields.notAnObject = fields.notAnObject ?? "context"
+                    }
                     fields.context = object
                 case "source": fields.source = value.stringValue
                 case "origin": fields.origin = value.stringValue
@@ -240,12 +247,15 @@ extension Record {
                 }
             }
         } catch {
-            throw RecordError(error.message == "Expected a JSON object" ? "A record must be a JSON object" : "Not valid JSON: \(error)")
+            throw RecordError(
+                error.message == "Expected a JSON object"
+                    ? "A record must be a JSON object" : "Not valid JSON: \(error)")
         }
         if let notAnObject { throw Self.notAnObject(notAnObject) }
         guard let version else { throw RecordError("Missing \"tally_record\" version; this is not a Tally record") }
         guard version == currentVersion else {
-            throw RecordError("Record version \(version) is not supported; this library reads version \(currentVersion)")
+            throw RecordError(
+                "Record version \(version) is not supported; this library reads version \(currentVersion)")
         }
         guard let kindName, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")

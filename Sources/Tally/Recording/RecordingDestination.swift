@@ -25,7 +25,9 @@ public struct RecordingDestination: Destination {
     ///   - sink: where lines go.
     ///   - source: written into each record, for example the process name.
     ///   - name: the destination's name. Default `recording`.
-    public init(sink: any RecordingSink, source: String = ProcessInfo.processInfo.processName, name: String = "recording") {
+    public init(
+        sink: any RecordingSink, source: String = ProcessInfo.processInfo.processName, name: String = "recording"
+    ) {
         self.sink = sink
         self.source = source
         self.name = name

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import Foundation
 
 /// Reads a recording with ordinary `read` calls and hands it over in chunks of whole lines, in bounded
 /// memory.
@@ -222,7 +223,8 @@ package final class RecordingLines {
         var start = 0
         var line = firstLine
         while start < chunk.count {
-            let end = memchr(base + start, 0x0A, chunk.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
+            let end =
+                memchr(base + start, 0x0A, chunk.count - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(base) }
                 ?? chunk.count
             let bytes = UnsafeBufferPointer(rebasing: chunk[start..<end])
             if !bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { body(bytes, line) }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Foundation
 
 /// Where a ``RecordingDestination`` writes its lines.
 ///
@@ -60,7 +61,8 @@ public final class FileRecordingSink: RecordingSink {
             descriptor = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else {
-            throw RecordError("Cannot open the recording for writing: \(String(cString: strerror(errno)))", file: url.path)
+            throw RecordError(
+                "Cannot open the recording for writing: \(String(cString: strerror(errno)))", file: url.path)
         }
         self.descriptor = descriptor
         var status = stat()

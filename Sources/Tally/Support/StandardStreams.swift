@@ -20,7 +20,9 @@ package enum StandardStreams {
     /// Writes `bytes` whole to `descriptor`, again after an interruption.
     ///
     /// - Returns: how many bytes were written, and the system's reason when not all of them were.
-    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> (written: Int, failure: Int32?) {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> (
+        written: Int, failure: Int32?
+    ) {
         var offset = 0
         while offset < bytes.count {
             let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

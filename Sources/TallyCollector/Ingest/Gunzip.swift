@@ -50,7 +50,9 @@ enum Gunzip {
             }
             if tooLarge { throw .tooLarge }
             guard status == Z_STREAM_END else {
-                let reason = stream.msg.map { String(cString: $0) } ?? (stream.avail_in == 0 ? "it ends early (truncated?)" : "zlib error \(status)")
+                let reason =
+                    stream.msg.map { String(cString: $0) }
+                    ?? (stream.avail_in == 0 ? "it ends early (truncated?)" : "zlib error \(status)")
                 throw .invalid(reason)
             }
             consumed = input.count - Int(stream.avail_in)

@@ -62,7 +62,7 @@ enum IngestBody {
             try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
                 try JSONReader.readMembers(buffer) { _, reader throws(JSONError) in try reader.skipValue() }
             }
-        } catch where error.message == "Expected a JSON object" {
+        } catch  where error.message == "Expected a JSON object" {
             let actual = (try? PropertyValue(jsonBytes: bytes))?.typeName ?? "nothing"
             throw APIError(
                 .badRequest, "wrong_type",
@@ -77,9 +77,12 @@ enum IngestBody {
             guard let type else { return try batchEvents(buffer, body, context: context, wantsEvents: wantsEvents) }
             if bytes.count > maximumMessageBytes {
                 throw .tooLarge(
-                    "The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+                    "The message is \(bytes.count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)"
+                )
             }
-            return [try SegmentMessage.read(buffer, body, type: type, index: nil, context: context, wantsEvent: wantsEvents)]
+            return [
+                try SegmentMessage.read(buffer, body, type: type, index: nil, context: context, wantsEvent: wantsEvents)
+            ]
         }
     }
 
@@ -100,7 +103,8 @@ enum IngestBody {
         let messages = JSONSpans.elements(bytes, batch)
         if let index = messages.firstIndex(where: { $0.count > maximumMessageBytes }) {
             throw .tooLarge(
-                "batch[\(index)] is \(messages[index].count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)")
+                "batch[\(index)] is \(messages[index].count) bytes; the limit for one event is 32 KB (\(maximumMessageBytes) bytes)"
+            )
         }
         var context = context
         if let span = member("writeKey") {
@@ -121,7 +125,8 @@ enum IngestBody {
         events.reserveCapacity(messages.count)
         for (index, message) in messages.enumerated() {
             events.append(
-                try SegmentMessage.read(bytes, message, type: nil, index: index, context: context, wantsEvent: wantsEvents))
+                try SegmentMessage.read(
+                    bytes, message, type: nil, index: index, context: context, wantsEvent: wantsEvents))
         }
         return events
     }

@@ -8,7 +8,9 @@
 enum JSONSpans {
     /// The members of the object starting at `range.lowerBound` (a `{`): each key's bytes (without quotes)
     /// and its value's bytes (without surrounding whitespace).
-    static func members(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [(key: Range<Int>, value: Range<Int>)] {
+    static func members(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [(
+        key: Range<Int>, value: Range<Int>
+    )] {
         var members: [(key: Range<Int>, value: Range<Int>)] = []
         var index = skipSpace(bytes, range.lowerBound + 1, range.upperBound)
         while index < range.upperBound, bytes[index] == UInt8(ascii: "\"") {

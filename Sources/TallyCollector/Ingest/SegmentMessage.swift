@@ -129,7 +129,8 @@ enum SegmentMessage {
         switch session {
         case .string(let tagged)?: sessionName = tagged
         case nil, .null?: sessionName = context.session
-        case let other?: throw .wrongType("context.\(sessionContextKey)", index: index, expected: "a string", actual: other)
+        case let other?:
+            throw .wrongType("context.\(sessionContextKey)", index: index, expected: "a string", actual: other)
         }
         let writeKey = try message.string("writeKey") ?? context.writeKey
 
@@ -167,7 +168,8 @@ private struct MessageFields {
         guard !span.isEmpty, bytes[span.lowerBound] == UInt8(ascii: "{") else {
             let actual = (try? JSONReader.read(UnsafeBufferPointer(rebasing: bytes[span])))?.typeName ?? "nothing"
             throw APIError(
-                .badRequest, "wrong_type", (index.map { "batch[\($0)]" } ?? "The body") + " must be a JSON object, not \(actual)")
+                .badRequest, "wrong_type",
+                (index.map { "batch[\($0)]" } ?? "The body") + " must be a JSON object, not \(actual)")
         }
         members = JSONSpans.members(bytes, span)
     }
@@ -222,7 +224,8 @@ private struct MessageFields {
             throw APIError(
                 .badRequest, "bad_type",
                 (index.map { "batch[\($0)]: " } ?? "") + "type must be one of "
-                    + MessageType.allCases.map(\.rawValue).joined(separator: ", ") + ", not \(PropertyValue.string(text))")
+                    + MessageType.allCases.map(\.rawValue).joined(separator: ", ")
+                    + ", not \(PropertyValue.string(text))")
         }
         return type
     }

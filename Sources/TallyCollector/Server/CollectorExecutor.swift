@@ -86,7 +86,9 @@ struct CollectorTasks: Sendable {
     @discardableResult
     func spawn<Success: Sendable>(_ operation: sending @escaping () async throws -> Success) -> Task<Success, any Error>
     {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let executor = executor as? CollectorExecutor
+        {
             return Task(executorPreference: executor, operation: operation)
         }
         return Task(operation: operation)
@@ -95,7 +97,9 @@ struct CollectorTasks: Sendable {
     /// A task that cannot fail, running `operation` on the collector's threads.
     @discardableResult
     func spawn(_ operation: sending @escaping () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let executor = executor as? CollectorExecutor
+        {
             return Task(executorPreference: executor, operation: operation)
         }
         return Task(operation: operation)
@@ -103,7 +107,9 @@ struct CollectorTasks: Sendable {
 
     /// Ends the threads once what is queued has run.
     public func shutdown() {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), let executor = executor as? CollectorExecutor {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let executor = executor as? CollectorExecutor
+        {
             executor.shutdown()
         }
     }

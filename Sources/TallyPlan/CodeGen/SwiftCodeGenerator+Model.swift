@@ -46,7 +46,8 @@ extension SwiftCodeGenerator {
             return kindA != kindB ? kindA < kindB : Self.precedes(a.name, b.name)
         }
         let factoryNames = SwiftNames.deduplicated(events.map(factoryName), reserved: Self.reservedEventMembers)
-        let typeNames = SwiftNames.deduplicated(factoryNames.map { SwiftNames.upperCamel(SwiftNames.bare($0), fallback: "Event") }.map(SwiftNames.safe))
+        let typeNames = SwiftNames.deduplicated(
+            factoryNames.map { SwiftNames.upperCamel(SwiftNames.bare($0), fallback: "Event") }.map(SwiftNames.safe))
         return zip(events, zip(factoryNames, typeNames)).map { event, names in
             generatedEvent(event, factoryName: names.0, typeName: names.1)
         }
@@ -77,7 +78,8 @@ extension SwiftCodeGenerator {
             case .alias: "newId"
             }
         let required = Set(event.required.map(\.string))
-        let schemas = Dictionary(event.properties.map { ($0.key.string, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let schemas = Dictionary(
+            event.properties.map { ($0.key.string, $0.value) }, uniquingKeysWith: { first, _ in first })
         // An event's properties are a [String: PropertyValue], which cannot hold two names that differ only in
         // Unicode normalization; the first in code point order is generated (plan lint warns about the pair).
         var generated: Set<String> = []
@@ -97,7 +99,8 @@ extension SwiftCodeGenerator {
         var parameters: [Parameter] = []
         for (index, name) in parameterNames.enumerated() {
             let schema = schemas[name]!
-            let mapping = self.mapping(schema, enumName: enumNames[index], qualifiedPrefix: "\(namespace).\(typeName).", property: name)
+            let mapping = self.mapping(
+                schema, enumName: enumNames[index], qualifiedPrefix: "\(namespace).\(typeName).", property: name)
             enums += mapping.enums
             let isRequired = required.contains(name)
             parameters.append(
@@ -122,7 +125,8 @@ extension SwiftCodeGenerator {
                 let generated = GeneratedEnum(
                     name: enumName, cases: Array(zip(identifiers, strings)),
                     documentation: "The values of `\(property)`." + (schema.description.map { " \($0)" } ?? ""))
-                return Mapping(type: qualifiedPrefix + enumName, convert: { ".string(\($0).rawValue)" }, enums: [generated])
+                return Mapping(
+                    type: qualifiedPrefix + enumName, convert: { ".string(\($0).rawValue)" }, enums: [generated])
             }
             return Mapping(type: "PropertyValue", convert: { $0 })
         }
@@ -138,7 +142,9 @@ extension SwiftCodeGenerator {
         case .object: return Mapping(type: "[String: PropertyValue]", convert: { ".object(\($0))" })
         case .null: return Mapping(type: "PropertyValue", convert: { $0 })
         case .array:
-            guard let items = schema.items else { return Mapping(type: "[PropertyValue]", convert: { ".array(\($0))" }) }
+            guard let items = schema.items else {
+                return Mapping(type: "[PropertyValue]", convert: { ".array(\($0))" })
+            }
             let element = mapping(items, enumName: enumName, qualifiedPrefix: qualifiedPrefix, property: property)
             let convert = element.convert
             if element.type == "PropertyValue" { return Mapping(type: "[PropertyValue]", convert: { ".array(\($0))" }) }
@@ -151,7 +157,8 @@ extension SwiftCodeGenerator {
                     enums: element.enums)
             }
             return Mapping(
-                type: "[\(element.type)]", convert: { ".array(\($0).map { element -> PropertyValue in \(convert("element")) })" },
+                type: "[\(element.type)]",
+                convert: { ".array(\($0).map { element -> PropertyValue in \(convert("element")) })" },
                 enums: element.enums)
         }
     }
@@ -183,7 +190,8 @@ extension SwiftCodeGenerator {
         case .object(let members):
             guard !members.isEmpty else { return ".object([:])" }
             let keys = members.keys.sorted(by: precedes)
-            return ".object([\(keys.map { "\(SwiftNames.literal($0)): \(literal(members[$0]!))" }.joined(separator: ", "))])"
+            return
+                ".object([\(keys.map { "\(SwiftNames.literal($0)): \(literal(members[$0]!))" }.joined(separator: ", "))])"
         }
     }
 }

@@ -97,7 +97,8 @@ public struct SwiftCodeGenerator: Sendable {
                     if enumIndex > 0 { lines.append("") }
                     lines += SwiftNames.docComment(generated.documentation, indent: "        ")
                     lines.append(
-                        "        public enum \(generated.name): Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable {")
+                        "        public enum \(generated.name): Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable {"
+                    )
                     for (identifier, rawValue) in generated.cases {
                         lines.append("            case \(identifier) = \(SwiftNames.literal(rawValue))")
                     }
@@ -141,7 +142,8 @@ public struct SwiftCodeGenerator: Sendable {
                 parameters.append("\(parameter.label): \(parameter.type)")
             }
         }
-        let signature = "\(indent)public static func \(event.factoryName)(\(parameters.joined(separator: ", "))) -> Event {"
+        let signature =
+            "\(indent)public static func \(event.factoryName)(\(parameters.joined(separator: ", "))) -> Event {"
         if signature.count <= 120 || parameters.count < 2 {
             lines.append(signature)
         } else {

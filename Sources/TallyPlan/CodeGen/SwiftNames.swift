@@ -125,7 +125,8 @@ package enum SwiftNames {
             case "\t": result += "\\t"
             case "\0": result += "\\0"
             default:
-                if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) || scalar.properties.generalCategory == .format
+                if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+                    || scalar.properties.generalCategory == .format
                     || scalar.properties.generalCategory == .lineSeparator
                     || scalar.properties.generalCategory == .paragraphSeparator
                 {

@@ -87,7 +87,8 @@ extension PlanCoverage {
                 guard newProperty.isSeen else {
                     regressions.append(
                         Regression(
-                            kind: .propertyNoLongerSeen, eventKind: old.kind, eventName: old.name, property: oldProperty.name))
+                            kind: .propertyNoLongerSeen, eventKind: old.kind, eventName: old.name,
+                            property: oldProperty.name))
                     continue
                 }
                 // JSON equality: a baseline read back from JSON may spell 1.0 as 1.
@@ -125,7 +126,8 @@ extension PlanCoverage {
                 new.count != old.count, new.isSeen
             else { return nil }
             return Regression(
-                kind: .countChanged, eventKind: old.kind, eventName: old.name, baselineCount: old.count, count: new.count)
+                kind: .countChanged, eventKind: old.kind, eventName: old.name, baselineCount: old.count,
+                count: new.count)
         }
     }
 

@@ -39,7 +39,9 @@ extension PlanCoverage {
             lines.append(event.isSeen ? (covered ? style.green(text) : text) : style.red(text))
         }
         if !unplannedEvents.isEmpty {
-            lines.append("Unplanned events: " + unplannedEvents.map { "\($0.kind.rawValue) \"\($0.name)\" ×\($0.count)" }.joined(separator: ", "))
+            lines.append(
+                "Unplanned events: "
+                    + unplannedEvents.map { "\($0.kind.rawValue) \"\($0.name)\" ×\($0.count)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -53,14 +55,21 @@ extension PlanCoverage {
 
     /// A Markdown report: the summary, a table of events, and the unseen properties and enum values.
     public func renderMarkdown() -> String {
-        var lines = ["## Tracking plan coverage", "", summary, "", "| kind | event | seen | properties | enum values |", "|---|---|---:|---|---|"]
+        var lines = [
+            "## Tracking plan coverage", "", summary, "", "| kind | event | seen | properties | enum values |",
+            "|---|---|---:|---|---|",
+        ]
         for event in events {
             let properties = "\(event.properties.filter(\.isSeen).count)/\(event.properties.count)"
-            lines.append("| \(event.kind.rawValue) | `\(event.name.markdownEscaped)` | \(event.count) | \(properties) | \(enumColumn(event)) |")
+            lines.append(
+                "| \(event.kind.rawValue) | `\(event.name.markdownEscaped)` | \(event.count) | \(properties) | \(enumColumn(event)) |"
+            )
         }
         let gaps = events.filter(\.isSeen).flatMap { event in
             event.properties.compactMap { property -> String? in
-                if !property.isSeen { return "- `\(event.name.markdownEscaped)`: property `\(property.name.markdownEscaped)` never set" }
+                if !property.isSeen {
+                    return "- `\(event.name.markdownEscaped)`: property `\(property.name.markdownEscaped)` never set"
+                }
                 let unseen = property.unseenValues
                 guard !unseen.isEmpty else { return nil }
                 return "- `\(event.name.markdownEscaped)`: `\(property.name.markdownEscaped)` never sent "
@@ -97,9 +106,11 @@ extension PlanCoverage {
         }
         lines.append("  </testsuite>")
         if !regressions.isEmpty {
-            lines.append(#"  <testsuite name="regressions" tests="\#(regressions.count)" failures="\#(regressions.count)">"#)
+            lines.append(
+                #"  <testsuite name="regressions" tests="\#(regressions.count)" failures="\#(regressions.count)">"#)
             for regression in regressions {
-                lines.append(#"    <testcase classname="plan.regressions" name="\#(regression.description.xmlEscaped)">"#)
+                lines.append(
+                    #"    <testcase classname="plan.regressions" name="\#(regression.description.xmlEscaped)">"#)
                 lines.append(#"      <failure message="\#(regression.kind.rawValue)"/>"#)
                 lines.append("    </testcase>")
             }
@@ -111,8 +122,14 @@ extension PlanCoverage {
 
     /// `Plan coverage: 2/3 events (66.7%), 3/5 properties (60.0%), 1/2 enum values (50.0%)`.
     public var summary: String {
-        func part(_ measure: Measure, _ noun: String) -> String { "\(measure.seen)/\(measure.planned) \(noun) (\(Self.percent(measure.ratio)))" }
-        return "Plan coverage: " + [part(eventMeasure, "events"), part(propertyMeasure, "properties"), part(enumValueMeasure, "enum values")]
+        func part(_ measure: Measure, _ noun: String) -> String {
+            "\(measure.seen)/\(measure.planned) \(noun) (\(Self.percent(measure.ratio)))"
+        }
+        return "Plan coverage: "
+            + [
+                part(eventMeasure, "events"), part(propertyMeasure, "properties"),
+                part(enumValueMeasure, "enum values"),
+            ]
             .joined(separator: ", ")
     }
 
@@ -137,7 +154,8 @@ extension String {
     }
 
     fileprivate var markdownEscaped: String {
-        replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'").replacingOccurrences(of: "\n", with: " ")
+        replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "`", with: "'").replacingOccurrences(
+            of: "\n", with: " ")
     }
 
     fileprivate var xmlEscaped: String {

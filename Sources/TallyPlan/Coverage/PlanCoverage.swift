@@ -111,7 +111,8 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
                 name: planned.name, kind: planned.kind, count: 0,
                 properties: planned.properties.keys.sorted().map { name in
                     PropertyCoverage(
-                        name: name.string, count: 0, plannedValues: planned.properties[name]!.enumValues, seenValues: [])
+                        name: name.string, count: 0, plannedValues: planned.properties[name]!.enumValues, seenValues: []
+                    )
                 })
         }
         var unplanned: [String: UnplannedEvent] = [:]
@@ -121,7 +122,9 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
         var byKind: [Event.Kind: Int] = [:]
         for (index, planned) in plan.events.enumerated() {
             if planned.kind.matchesByName {
-                if byName[planned.kind]?[planned.name] == nil { byName[planned.kind, default: [:]][planned.name] = index }
+                if byName[planned.kind]?[planned.name] == nil {
+                    byName[planned.kind, default: [:]][planned.name] = index
+                }
             } else if byKind[planned.kind] == nil {
                 byKind[planned.kind] = index
             }
@@ -129,7 +132,10 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
         for event in events {
             let found = event.kind.matchesByName ? byName[event.kind]?[event.name] : byKind[event.kind]
             guard let index = found else {
-                unplanned["\(event.kind.rawValue) \(event.name)", default: UnplannedEvent(name: event.name, kind: event.kind, count: 0)].count += 1
+                unplanned[
+                    "\(event.kind.rawValue) \(event.name)",
+                    default: UnplannedEvent(name: event.name, kind: event.kind, count: 0)
+                ].count += 1
                 continue
             }
             coverage[index].count += 1
@@ -175,7 +181,9 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
 
     /// Planned events seen, per kind that the plan has.
     public var eventMeasureByKind: [Event.Kind: Measure] {
-        Dictionary(grouping: events, by: \.kind).mapValues { Measure(seen: $0.filter(\.isSeen).count, planned: $0.count) }
+        Dictionary(grouping: events, by: \.kind).mapValues {
+            Measure(seen: $0.filter(\.isSeen).count, planned: $0.count)
+        }
     }
 }
 

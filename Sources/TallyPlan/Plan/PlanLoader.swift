@@ -35,7 +35,8 @@ public enum PlanLoader {
             return PlanLoadResult(failure: PlanError(.unreadable, reason, at: SourceLocation(file: file)))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return PlanLoadResult(failure: PlanError(.syntax, "The file is not UTF-8 text", at: SourceLocation(file: file)))
+            return PlanLoadResult(
+                failure: PlanError(.syntax, "The file is not UTF-8 text", at: SourceLocation(file: file)))
         }
         return load(text: text, file: file)
     }

@@ -37,7 +37,8 @@ extension PlanTool {
         var regressions: [PlanCoverage.Regression] = []
         if let baselinePath, !writeBaseline {
             guard let data = FileManager.default.contents(atPath: baselinePath) else {
-                output.standardError += "\(style.bold("\(baselinePath):")) \(style.red("error:")) the baseline is missing; create it with --write-baseline\n"
+                output.standardError +=
+                    "\(style.bold("\(baselinePath):")) \(style.red("error:")) the baseline is missing; create it with --write-baseline\n"
                 output.exitCode = ToolExitCode.missingInput
                 return output
             }
@@ -46,7 +47,8 @@ extension PlanTool {
                 regressions = coverage.regressions(since: baseline)
                 if failOnCountChange { regressions += coverage.countChanges(since: baseline) }
             } catch {
-                output.standardError += "\(style.bold("\(baselinePath):")) \(style.red("error:")) not a coverage baseline written by tally coverage: \(error)\n"
+                output.standardError +=
+                    "\(style.bold("\(baselinePath):")) \(style.red("error:")) not a coverage baseline written by tally coverage: \(error)\n"
                 output.exitCode = ToolExitCode.invalidInput
                 return output
             }
@@ -69,15 +71,19 @@ extension PlanTool {
         for entry in violations.listed {
             let times = entry.count == 1 ? "" : " (\(entry.count) events)"
             summary.append(
-                located(entry.origin, style: style) + "\(style.red("error:")) \(entry.label): \(entry.example.description)\(times)")
+                located(entry.origin, style: style)
+                    + "\(style.red("error:")) \(entry.label): \(entry.example.description)\(times)")
         }
         if violations.unlisted > 0 {
             summary.append("\(style.red("error:")) \(violations.unlisted) more violations of further rules, not listed")
         }
-        summary.append("Read \(eventCount) event\(eventCount == 1 ? "" : "s") from \(files.count) recording\(files.count == 1 ? "" : "s"). \(coverage.summary)")
+        summary.append(
+            "Read \(eventCount) event\(eventCount == 1 ? "" : "s") from \(files.count) recording\(files.count == 1 ? "" : "s"). \(coverage.summary)"
+        )
         if events.source.unreadableLines > 0 {
             summary.append(
-                "\(style.red("error:")) \(events.source.unreadableLines) unreadable line\(events.source.unreadableLines == 1 ? " in the recordings was" : "s in the recordings were") not counted")
+                "\(style.red("error:")) \(events.source.unreadableLines) unreadable line\(events.source.unreadableLines == 1 ? " in the recordings was" : "s in the recordings were") not counted"
+            )
         }
         if writeBaseline {
             guard let baselinePath else {
@@ -85,7 +91,10 @@ extension PlanTool {
                 output.exitCode = ToolExitCode.usage
                 return output
             }
-            guard write(String(decoding: coverage.renderJSON(), as: UTF8.self), to: baselinePath, into: &output, style: style)
+            guard
+                write(
+                    String(decoding: coverage.renderJSON(), as: UTF8.self), to: baselinePath, into: &output,
+                    style: style)
             else { return output }
             summary.append("Wrote the baseline to \(baselinePath).")
         }
@@ -96,17 +105,21 @@ extension PlanTool {
         }
         if violations.count > 0 {
             summary.append(
-                "\(style.red("error:")) \(violations.count) plan violation\(violations.count == 1 ? "" : "s") in the recorded events (listed above; --allow-plan-violations reports coverage only)")
+                "\(style.red("error:")) \(violations.count) plan violation\(violations.count == 1 ? "" : "s") in the recorded events (listed above; --allow-plan-violations reports coverage only)"
+            )
             output.exitCode = ToolExitCode.checkFailed
         }
         let percent = coverage.eventMeasure.ratio * 100
         if let minimum, percent + 1e-9 < minimum {
             summary.append(
-                "\(style.red("error:")) event coverage \(PlanCoverage.percent(coverage.eventMeasure.ratio)) is under the bar of \(minimum)%; unseen: \(coverage.events.filter { !$0.isSeen }.map(\.name).joined(separator: ", "))")
+                "\(style.red("error:")) event coverage \(PlanCoverage.percent(coverage.eventMeasure.ratio)) is under the bar of \(minimum)%; unseen: \(coverage.events.filter { !$0.isSeen }.map(\.name).joined(separator: ", "))"
+            )
             output.exitCode = ToolExitCode.checkFailed
         }
         if !regressions.isEmpty {
-            summary.append("\(style.red("error:")) \(regressions.count) regression\(regressions.count == 1 ? "" : "s") since the baseline")
+            summary.append(
+                "\(style.red("error:")) \(regressions.count) regression\(regressions.count == 1 ? "" : "s") since the baseline"
+            )
             output.exitCode = ToolExitCode.checkFailed
         }
         if events.source.unreadableLines > 0 { output.exitCode = ToolExitCode.invalidInput }
@@ -128,14 +141,18 @@ extension PlanTool {
         case table, json, markdown, junit
     }
 
-    private static func write(_ text: String, to path: String, into output: inout ToolOutput, style: TerminalStyle) -> Bool {
+    private static func write(_ text: String, to path: String, into output: inout ToolOutput, style: TerminalStyle)
+        -> Bool
+    {
         do {
             let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url, options: .atomic)
             return true
         } catch {
-            output.standardError += "\(style.bold("\(path):")) \(style.red("error:")) cannot write: \(error.localizedDescription)\n"
+            output.standardError +=
+                "\(style.bold("\(path):")) \(style.red("error:")) cannot write: \(error.localizedDescription)\n"
             output.exitCode = ToolExitCode.cannotCreateOutput
             return false
         }

@@ -32,7 +32,8 @@ extension PlanTool {
                 let names = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".jsonl") }
                 files += names.sorted().map { URL(fileURLWithPath: path).appendingPathComponent($0).path }
             } catch {
-                output.standardError += "\(style.bold("\(path):")) \(style.red("error:")) cannot list the folder: \(error.localizedDescription)\n"
+                output.standardError +=
+                    "\(style.bold("\(path):")) \(style.red("error:")) cannot list the folder: \(error.localizedDescription)\n"
                 output.exitCode = ToolExitCode.missingInput
                 return nil
             }

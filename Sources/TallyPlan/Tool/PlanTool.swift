@@ -44,7 +44,8 @@ package enum PlanTool {
     ///
     /// Exit codes: 0 no errors (warnings allowed unless `warningsAsErrors`), 1 errors in the plan, 65 not a
     /// YAML or JSON document, 66 missing or unreadable file.
-    package static func lint(path: String, warningsAsErrors: Bool = false, style: TerminalStyle = .plain) -> ToolOutput {
+    package static func lint(path: String, warningsAsErrors: Bool = false, style: TerminalStyle = .plain) -> ToolOutput
+    {
         let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: path), displayName: path)
         var output = ToolOutput()
         for diagnostic in result.diagnostics { output.standardOutput += style.format(diagnostic) + "\n" }
@@ -107,7 +108,8 @@ package enum PlanTool {
             output.exitCode = ToolExitCode.cannotCreateOutput
             return output
         }
-        output.standardOutput = "Wrote \(Self.count(plan.events.count, "event factory", plural: "event factories")) to \(outputPath)\n"
+        output.standardOutput =
+            "Wrote \(Self.count(plan.events.count, "event factory", plural: "event factories")) to \(outputPath)\n"
         return output
     }
 

@@ -44,7 +44,8 @@ struct RecordedViolations {
         }
         for violation in event.violations {
             count += 1
-            let signature = "\(violation.eventKind.rawValue) \(violation.eventName) \(violation.kind.rawValue) \(violation.path) \(violation.rule)"
+            let signature =
+                "\(violation.eventKind.rawValue) \(violation.eventName) \(violation.kind.rawValue) \(violation.path) \(violation.rule)"
             if entries[signature] != nil {
                 entries[signature]!.count += 1
                 if entries[signature]!.origin == nil { entries[signature]!.origin = event.origin }

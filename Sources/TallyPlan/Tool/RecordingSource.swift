@@ -92,10 +92,12 @@ final class RecordingSource<Value: Sendable> {
     /// Prints the messages, and the failure, to standard error; a failure sets exit code 66.
     func report(into output: inout ToolOutput, style: TerminalStyle) {
         for (file, line, message) in messages {
-            output.standardError += "\(style.bold("\(file):\(line.map { "\($0):" } ?? "")")) \(style.red("error:")) \(message)\n"
+            output.standardError +=
+                "\(style.bold("\(file):\(line.map { "\($0):" } ?? "")")) \(style.red("error:")) \(message)\n"
         }
         if let failure {
-            output.standardError += "\(style.bold("\(failure.file ?? files[min(fileIndex, files.count - 1)]):")) \(style.red("error:")) \(failure.message)\n"
+            output.standardError +=
+                "\(style.bold("\(failure.file ?? files[min(fileIndex, files.count - 1)]):")) \(style.red("error:")) \(failure.message)\n"
             output.exitCode = ToolExitCode.missingInput
         }
     }

@@ -87,14 +87,18 @@ struct ValidationReport {
     func text(files: Int, style: TerminalStyle) -> String {
         var lines: [String] = []
         for group in failingGroups {
-            lines.append(style.bold("\(group.kind.rawValue) \"\(group.name)\"") + ": \(group.failingEvents) of \(Self.count(group.events, "event")) \(group.failingEvents == 1 ? "breaks" : "break") the plan")
+            lines.append(
+                style.bold("\(group.kind.rawValue) \"\(group.name)\"")
+                    + ": \(group.failingEvents) of \(Self.count(group.events, "event")) \(group.failingEvents == 1 ? "breaks" : "break") the plan"
+            )
             for (_, entry) in group.violations.sorted(by: { $0.key < $1.key }) {
                 lines.append("  \(style.red("×\(entry.count)")) \(entry.example.description)")
             }
         }
         if unlisted.failingEvents > 0 {
             lines.append(
-                "\(Self.count(unlisted.violations, "more violation")) in \(Self.count(unlisted.failingEvents, "event")) of names past the first \(Self.maximumGroups), not listed")
+                "\(Self.count(unlisted.violations, "more violation")) in \(Self.count(unlisted.failingEvents, "event")) of names past the first \(Self.maximumGroups), not listed"
+            )
         }
         var verdict =
             violationCount > 0

@@ -277,8 +277,10 @@ public final class CallRecorder: CallExpecting {
     package func recordCall(
         _ method: String, arguments: [Any?], fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
     ) -> (call: Call, attachment: (any Sendable)?)? {
-        appendWithAttachment(method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column))
-            .map { ($0.0, $0.2) }
+        appendWithAttachment(
+            method, arguments, Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
+        .map { ($0.0, $0.2) }
     }
 
     /// A call to `method` that is not recorded, with what TallySpy attached to the method: for a property

@@ -81,7 +81,8 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events whose properties include `properties`, whatever their name.
     public static func containing(_ properties: [String: PropertyValue]) -> EventMatcher {
         EventMatcher(
-            "any event containing \(properties.jsonString)", template: Event(kind: .track, name: "", properties: properties),
+            "any event containing \(properties.jsonString)",
+            template: Event(kind: .track, name: "", properties: properties),
             isPartial: true
         ) { contains($0.properties, properties) }
     }

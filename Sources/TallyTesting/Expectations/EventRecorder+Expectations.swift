@@ -113,7 +113,8 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let recorded = snapshot.indices.map(snapshot.event(at:))
         guard recorded == expected else {
-            let difference = diff(expected, recorded).map { "\n\nDifference: (-expected +recorded)\n" + $0.indented } ?? ""
+            let difference =
+                diff(expected, recorded).map { "\n\nDifference: (-expected +recorded)\n" + $0.indented } ?? ""
             reportFailure(
                 "Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in order, but the recording differs.\n\n"
                     + FailureReport.recordedList(snapshot.listing) + difference,
@@ -142,12 +143,16 @@ extension EventRecorder {
             }
         }
         guard missing.isEmpty && unmatched.isEmpty else {
-            var parts = ["Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in any order, but the recording differs."]
+            var parts = [
+                "Expected exactly \(expected.count) event\(expected.count == 1 ? "" : "s") in any order, but the recording differs."
+            ]
             if !missing.isEmpty {
                 parts.append("Missing (\(missing.count)):\n" + missing.map { "  \($0)" }.joined(separator: "\n"))
             }
             if !unmatched.isEmpty {
-                parts.append("Unexpected (\(unmatched.count)):\n" + unmatched.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"))
+                parts.append(
+                    "Unexpected (\(unmatched.count)):\n"
+                        + unmatched.map { "  [\($0.0)] \($0.1)" }.joined(separator: "\n"))
             }
             parts.append(FailureReport.recordedList(snapshot.listing))
             reportFailure(
@@ -259,7 +264,8 @@ extension EventRecorder {
             try refresh()
         } catch {
             reportFailure(
-                "Could not read the recording: \(error)", fileID: fileID, filePath: filePath, line: line, column: column)
+                "Could not read the recording: \(error)", fileID: fileID, filePath: filePath, line: line, column: column
+            )
         }
     }
 }

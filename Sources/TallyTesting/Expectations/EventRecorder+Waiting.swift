@@ -192,7 +192,9 @@ final class Waiter: Sendable {
 
     func finish(_ outcome: WaitOutcome) {
         let (continuation, tasks, watch) = state.withLock { state in
-            guard state.finished == nil else { return (CheckedContinuation<WaitOutcome, Never>?.none, [Task<Void, Never>](), (EventLog, UInt64)?.none) }
+            guard state.finished == nil else {
+                return (CheckedContinuation<WaitOutcome, Never>?.none, [Task<Void, Never>](), (EventLog, UInt64)?.none)
+            }
             state.finished = outcome
             defer {
                 state.continuation = nil

@@ -25,10 +25,16 @@ enum FailureReport {
         lines.append(recordedList(recorded))
         if let matcher, let template = matcher.template, let closest = closest(to: matcher, in: recorded) {
             let actual = matcher.isPartial ? project(closest.event, onto: template) : closest.event
-            let expected = matcher.isPartial ? Event(kind: actual.kind, name: template.name.isEmpty ? actual.name : template.name, properties: template.properties.dictionary) : template
+            let expected =
+                matcher.isPartial
+                ? Event(
+                    kind: actual.kind, name: template.name.isEmpty ? actual.name : template.name,
+                    properties: template.properties.dictionary) : template
             if let difference = diff(expected, actual) {
                 lines.append("")
-                lines.append("Closest recorded event [\(closest.index)]\(matcher.isPartial ? ", compared on the expected properties" : ""): (-expected +recorded)")
+                lines.append(
+                    "Closest recorded event [\(closest.index)]\(matcher.isPartial ? ", compared on the expected properties" : ""): (-expected +recorded)"
+                )
                 lines.append(difference.indented)
             }
         }
@@ -56,7 +62,9 @@ enum FailureReport {
 
     /// The recorded event most like what the matcher describes: same name first, then kind, then the most
     /// expected properties present and equal.
-    static func closest(to matcher: EventMatcher, in recorded: [(index: Int, event: Event)]) -> (index: Int, event: Event)? {
+    static func closest(to matcher: EventMatcher, in recorded: [(index: Int, event: Event)]) -> (
+        index: Int, event: Event
+    )? {
         guard let template = matcher.template else { return nil }
         func score(_ event: Event) -> Int {
             var score = 0

@@ -4,7 +4,10 @@ import CTallyZlib
 /// `text` gzipped, as clients send it (one gzip member, zlib's default level).
 func gzip(_ text: String) throws -> [UInt8] {
     var stream = z_stream()
-    guard deflateInit2_(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+    guard
+        deflateInit2_(
+            &stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+            == Z_OK
     else { throw CollectorReaderTestError("deflateInit2 failed") }
     defer { deflateEnd(&stream) }
     var input = Array(text.utf8)

@@ -11,7 +11,8 @@ import Testing
 final class SenderProcess: Sendable {
     /// The built fixture, where ``BuiltProducts`` finds it (the test target depends on it).
     static func requireBinary() throws -> URL {
-        try BuiltProducts.require("tally-delivery-sender", build: "swift build --traits Delivery --product tally-delivery-sender")
+        try BuiltProducts.require(
+            "tally-delivery-sender", build: "swift build --traits Delivery --product tally-delivery-sender")
     }
 
     private let process: Process

@@ -22,15 +22,15 @@ final class CallRecorderXCTests: XCTestCase {
     private var caught: [Failure]?
 
     #if !canImport(Darwin)
-        override func recordFailure(
-            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-        ) {
-            guard caught != nil else {
-                return super.recordFailure(
-                    withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-            }
-            caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard caught != nil else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
+        caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
+    }
     #endif
 
     /// Runs `body`, which must fail exactly once: at `atLine` of `inFile` when given, else at the caller's line.
@@ -41,18 +41,18 @@ final class CallRecorderXCTests: XCTestCase {
     ) -> String? {
         caught = []
         #if canImport(Darwin)
-            XCTExpectFailure(strict: true) {
-                body()
-            } issueMatcher: { [self] issue in
-                caught?.append(
-                    Failure(
-                        message: issue.compactDescription,
-                        filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                        line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-                return true
-            }
-        #else
+        XCTExpectFailure(strict: true) {
             body()
+        } issueMatcher: { [self] issue in
+            caught?.append(
+                Failure(
+                    message: issue.compactDescription,
+                    filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
+                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
+            return true
+        }
+        #else
+        body()
         #endif
         let failures = caught ?? []
         caught = nil

@@ -13,7 +13,9 @@ struct NSNumberArgumentTests {
     }
 
     @Test func aDictionaryOfNSNumbersKeepsItsTypes() throws {
-        let parameters: [String: Any] = ["count": NSNumber(value: 1), "price": NSNumber(value: 3.0), "flag": NSNumber(value: false)]
+        let parameters: [String: Any] = [
+            "count": NSNumber(value: 1), "price": NSNumber(value: 3.0), "flag": NSNumber(value: false),
+        ]
         #expect(CallRecorder.Argument(parameters) == .value(["count": 1, "price": 3.0, "flag": false]))
         let json = try JSONSerialization.jsonObject(with: Data(#"{"a":1,"b":1.0,"c":true}"#.utf8))
         #expect(CallRecorder.Argument(json) == .value(["a": 1, "b": 1.0, "c": true]))

@@ -68,7 +68,9 @@ struct ExhaustiveCheckTests {
     @Test func aRecorderCreatedInAnotherFileIsReportedAtTheCheck() {
         let line = #line + 5
         expectOneIssue(
-            containing: ["1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"],
+            containing: [
+                "1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"
+            ],
             atLine: line
         ) {
             withExhaustiveCheck {

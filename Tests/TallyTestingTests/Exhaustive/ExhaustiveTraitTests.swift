@@ -31,7 +31,9 @@ struct ExhaustiveTraitTests {
 
     @Test(
         .expectingOneIssue(
-            containing: ["1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"],
+            containing: [
+                "1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"
+            ],
             atLine: #line - 6),
         .exhaustive
     )
@@ -54,7 +56,8 @@ struct ExhaustiveTraitTests {
     }
 
     @Test(
-        .expectingOneIssue(containing: ["1 event recorded by the AnalyticsSpy", "  [0] track case"], atLine: #line + 1),
+        .expectingOneIssue(
+            containing: ["1 event recorded by the AnalyticsSpy", "  [0] track case"], atLine: #line + 1),
         .exhaustive, arguments: [1, 2]
     )
     func eachCaseOfAParameterizedTestIsCheckedOnItsOwn(value: Int) {

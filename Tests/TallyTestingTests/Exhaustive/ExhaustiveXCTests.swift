@@ -24,13 +24,18 @@ final class ExhaustiveXCTests: XCTestCase {
     override func record(_ issue: XCTIssue) {
         guard capturing else { return super.record(issue) }
         captured.append(
-            (issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
-             issue.sourceCodeContext.location?.lineNumber ?? -1))
+            (
+                issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
+                issue.sourceCodeContext.location?.lineNumber ?? -1
+            ))
     }
     #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         guard capturing else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
         captured.append((description, filePath, lineNumber))
     }
@@ -59,7 +64,8 @@ final class ExhaustiveXCTests: XCTestCase {
         }
         XCTAssertEqual(recorded.count, 1)
         XCTAssertEqual(recorded.first?.line, line)
-        XCTAssertEqual(recorded.first.map { URL(fileURLWithPath: $0.file).lastPathComponent }, "ExhaustiveXCTests.swift")
+        XCTAssertEqual(
+            recorded.first.map { URL(fileURLWithPath: $0.file).lastPathComponent }, "ExhaustiveXCTests.swift")
         let message = recorded.first?.message ?? ""
         XCTAssertTrue(
             message.contains(
@@ -138,9 +144,12 @@ final class ExhaustiveInvokeTestXCTests: XCTestCase {
         captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? -1))
     }
     #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
         guard capturing else {
-            return super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
         }
         captured.append((description, lineNumber))
     }

@@ -18,10 +18,14 @@ func expectOneIssue(
     #expect(recorded.count == 1, "expected exactly one issue, got \(recorded.count)", sourceLocation: sourceLocation)
     guard let issue = recorded.first else { return }
     let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-    #expect(issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)", sourceLocation: sourceLocation)
+    #expect(
+        issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)",
+        sourceLocation: sourceLocation)
     #expect(issue.sourceLocation?.fileName == sourceLocation.fileName, sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)", sourceLocation: sourceLocation)
+        #expect(
+            message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -41,9 +45,13 @@ func expectOneIssue(
     #expect(recorded.count == 1, "expected exactly one issue, got \(recorded.count)", sourceLocation: sourceLocation)
     guard let issue = recorded.first else { return }
     let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-    #expect(issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)", sourceLocation: sourceLocation)
+    #expect(
+        issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)",
+        sourceLocation: sourceLocation)
     for fragment in fragments {
-        #expect(message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)", sourceLocation: sourceLocation)
+        #expect(
+            message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)",
+            sourceLocation: sourceLocation)
     }
 }
 
@@ -96,13 +104,18 @@ struct ExpectingOneIssueTrait: TestTrait, SuiteTrait, TestScoping {
             return true
         }
         let recorded = issues.all
-        #expect(recorded.count == 1, "expected exactly one issue, got \(recorded.count)", sourceLocation: sourceLocation)
+        #expect(
+            recorded.count == 1, "expected exactly one issue, got \(recorded.count)", sourceLocation: sourceLocation)
         guard let issue = recorded.first else { return }
         let message = issue.comments.map(\.rawValue).joined(separator: "\n")
-        #expect(issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)", sourceLocation: sourceLocation)
+        #expect(
+            issue.sourceLocation?.line == line, "issue reported at line \(issue.sourceLocation?.line ?? -1)",
+            sourceLocation: sourceLocation)
         #expect(issue.sourceLocation?.fileName == sourceLocation.fileName, sourceLocation: sourceLocation)
         for fragment in fragments {
-            #expect(message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)", sourceLocation: sourceLocation)
+            #expect(
+                message.contains(fragment), "message lacks \(fragment.debugDescription):\n\(message)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -128,7 +128,11 @@ import Testing
             let handleStored = Mailbox<Void>()
             let call = Task {
                 if plan.kind == .cancellationRacingCallbacks { await handleStored.next() }
-                return try await bridge.call { try start(plan, $0) } cleanup: { cleanup(plan) }
+                return try await bridge.call {
+                    try start(plan, $0)
+                } cleanup: {
+                    cleanup(plan)
+                }
             }
             switch plan.kind {
             case .racingCancellation:

@@ -1,6 +1,7 @@
 import Dispatch
-@testable import Tally
 import Testing
+
+@testable import Tally
 
 @Suite struct SDKBridgeBusyTests {
     @Test func aSecondCallerIsRejectedWithoutDisturbingTheFirst() async throws {
@@ -56,9 +57,10 @@ import Testing
             #expect(try await task.value == "answer \(name)")
         }
 
-        #expect(log.entries == [
-            "start A", "cleanup A", "start B", "cleanup B", "start C", "cleanup C", "start D", "cleanup D",
-        ])
+        #expect(
+            log.entries == [
+                "start A", "cleanup A", "start B", "cleanup B", "start C", "cleanup C", "start D", "cleanup D",
+            ])
         #expect(!bridge.isBusy)
         #expect(bridge.waitingCallers == 0)
     }

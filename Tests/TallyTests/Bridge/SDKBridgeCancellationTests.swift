@@ -1,7 +1,7 @@
 import Dispatch
 import Tally
-import TallyTesting
 import TallyTestSupport
+import TallyTesting
 import Testing
 
 @Suite struct SDKBridgeCancellationTests {
@@ -86,7 +86,11 @@ import Testing
         var cancelled = 0
         for round in 0..<200 {
             let call = Task {
-                try await bridge.call { completions.send($0) } cleanup: { cleanups.withLock { $0 += 1 } }
+                try await bridge.call {
+                    completions.send($0)
+                } cleanup: {
+                    cleanups.withLock { $0 += 1 }
+                }
             }
             let completion = await completions.next()
             let answerWon = Locked(false)

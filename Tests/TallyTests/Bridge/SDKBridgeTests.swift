@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Tally
-import TallyTesting
 import TallyTestSupport
+import TallyTesting
 import Testing
 
 @Suite struct SDKBridgeTests {
@@ -53,7 +53,11 @@ import Testing
         let completions = Mailbox<SDKBridge<Int>.Completion>()
         let cleanups = Locked(0)
         let call = Task {
-            try await bridge.call { completions.send($0) } cleanup: { cleanups.withLock { $0 += 1 } }
+            try await bridge.call {
+                completions.send($0)
+            } cleanup: {
+                cleanups.withLock { $0 += 1 }
+            }
         }
         let completion = await completions.next()
 

@@ -1,6 +1,7 @@
-@testable import Tally
 import TallyTesting
 import Testing
+
+@testable import Tally
 
 @Suite struct SDKBridgeTimeoutTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -75,7 +76,9 @@ import Testing
         let bridge = SDKBridge<Int>()
         let log = EventLog()
         await #expect(throws: BridgeError.timedOut(after: 0)) {
-            try await bridge.call(timeout: .zero, clock: ManualClock()) { _ in log.record("start") } cleanup: {
+            try await bridge.call(timeout: .zero, clock: ManualClock()) { _ in
+                log.record("start")
+            } cleanup: {
                 log.record("cleanup")
             }
         }

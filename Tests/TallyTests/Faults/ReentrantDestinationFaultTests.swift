@@ -1,6 +1,6 @@
 import Tally
-import TallyTesting
 import TallyTestSupport
+import TallyTesting
 import Testing
 
 /// A destination that calls back into its own client from `receive`: it tracks, reads the diagnostics and
@@ -70,7 +70,8 @@ struct ReentrantDestinationFaultTests {
     /// Starts `shutdown()` from `receive` (it cannot await there) and hands its result to the test.
     final class ShutdownOnReceive: Destination {
         let client = LockedBox<AnalyticsClient?>(nil)
-        private let outcome = LockedBox<(result: FlushResult?, waiters: [CheckedContinuation<FlushResult, Never>])>((nil, []))
+        private let outcome = LockedBox<(result: FlushResult?, waiters: [CheckedContinuation<FlushResult, Never>])>(
+            (nil, []))
 
         func receive(_ envelope: Envelope, context: DeliveryContext) throws {
             guard let analytics = client.value else { return }

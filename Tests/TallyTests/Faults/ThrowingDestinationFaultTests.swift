@@ -30,7 +30,8 @@ struct ThrowingDestinationFaultTests {
         for name in ["rejecting", "failing", "other"] { #expect(diagnostics.accounted(at: name) == 4) }
 
         let reported = problems.value
-        #expect(reported.filter { $0.destination == "failing" }.map(\.code) == [.destinationFailed, .destinationFailed])
+        #expect(
+            reported.filter { $0.destination == "failing" }.map(\.code) == [.destinationFailed, .destinationFailed])
         #expect(reported.filter { $0.destination == "failing" }.map(\.eventName) == ["bad", "worse"])
         let rejection = try #require(reported.first { $0.destination == "rejecting" })
         #expect(rejection.code == .faultInjected)
@@ -46,7 +47,8 @@ struct ThrowingDestinationFaultTests {
         // The storm of issue 13: onProblem tracks an event for every problem, and a destination fails on
         // every event, including those onProblem tracks.
         let client = LockedBox<AnalyticsClient?>(nil)
-        let failing = ThrowingDestination(name: "failing", failing: ["checkout", "analytics_problem"], error: InjectedFailure())
+        let failing = ThrowingDestination(
+            name: "failing", failing: ["checkout", "analytics_problem"], error: InjectedFailure())
         let kept = KeepingDestination(name: "kept")
         let analytics = AnalyticsClient(
             destinations: [failing, kept],

@@ -212,7 +212,9 @@ extension Vendors {
             #expect(delivery.problems.count == 1)
             let screenView = deliver(Event("screen_view"), to: destination)
             #expect(screenView.problems.isEmpty)
-            spy.expectExactly([.logEvent("x_app_background", parameters: nil), .logEvent("screen_view", parameters: nil)])
+            spy.expectExactly([
+                .logEvent("x_app_background", parameters: nil), .logEvent("screen_view", parameters: nil),
+            ])
         }
 
         @Test(arguments: ["first_open_time", "last_deep_link_referrer", "user_id"])

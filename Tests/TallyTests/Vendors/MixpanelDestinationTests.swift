@@ -168,7 +168,7 @@ extension Vendors {
             #expect(delivery.thrown == nil)
             spy.expectExactly([
                 .createAlias(
-                    "user-43", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil),
+                    "user-43", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil)
             ])
         }
 
@@ -203,7 +203,7 @@ extension Vendors {
             #expect(delivery.thrown == nil)
             spy.expectExactly([
                 .createAlias(
-                    "user-42", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil),
+                    "user-42", distinctId: "mp-device-7", usePeople: true, andIdentify: true, completion: nil)
             ])
         }
 
@@ -232,14 +232,16 @@ extension Vendors {
                         "nested": ["inner": 18446744073709551617.0], "n": 2,
                     ])
             ])
-            #expect(delivery.problems.map(\.path) == [
-                "/properties/list/1", "/properties/list/2", "/properties/nested/inner", "/properties/total",
-            ])
+            #expect(
+                delivery.problems.map(\.path) == [
+                    "/properties/list/1", "/properties/list/2", "/properties/nested/inner", "/properties/total",
+                ])
             for problem in delivery.problems {
                 #expect(problem.eventName == "ordered")
                 #expect(problem.destination == "mixpanel")
             }
-            #expect(delivery.problems[0].message.contains("\"1e400\" is beyond the largest double; the value was removed"))
+            #expect(
+                delivery.problems[0].message.contains("\"1e400\" is beyond the largest double; the value was removed"))
             #expect(delivery.problems[1].message.contains("converted to the nearest double"))
         }
 

@@ -152,9 +152,10 @@ extension Vendors {
                         "nested": ["y": 3],
                     ])
             ])
-            #expect(delivery.problems.map(\.path) == [
-                "/properties/huge", "/properties/list/1", "/properties/nested/x", "/properties/tiny",
-            ])
+            #expect(
+                delivery.problems.map(\.path) == [
+                    "/properties/huge", "/properties/list/1", "/properties/nested/x", "/properties/tiny",
+                ])
             for problem in delivery.problems {
                 #expect(problem.eventName == "measured")
                 #expect(problem.destination == "segment")
@@ -183,7 +184,8 @@ extension Vendors {
                 .track(
                     name: "e",
                     properties: [
-                        "long": Double(fortyDigits)!, "exact": PropertyValue.bigNumber(BigNumber("18446744073709551617")!),
+                        "long": Double(fortyDigits)!,
+                        "exact": PropertyValue.bigNumber(BigNumber("18446744073709551617")!),
                     ])
             ])
             #expect(delivery.problems.map(\.path) == ["/properties/far", "/properties/long"])

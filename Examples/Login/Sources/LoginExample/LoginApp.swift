@@ -64,7 +64,8 @@ public final class LoginApp: Sendable {
         {
             all.append(recording)
         }
-        analytics = AnalyticsClient(processors: [.redact(keys: Self.personalDataKeys)], destinations: all + destinations)
+        analytics = AnalyticsClient(
+            processors: [.redact(keys: Self.personalDataKeys)], destinations: all + destinations)
         viewModel = LoginViewModel(analytics: analytics)
     }
 

@@ -15,7 +15,8 @@ public enum LoginDemo {
         let app: LoginApp
         do {
             // An empty environment: the demo never records, whatever the shell says.
-            app = try LoginApp(console: printed.append, environment: [:], arguments: [], destinations: [tracked] + extra)
+            app = try LoginApp(
+                console: printed.append, environment: [:], arguments: [], destinations: [tracked] + extra)
         } catch {
             return ["could not start the login app: \(error)"]
         }

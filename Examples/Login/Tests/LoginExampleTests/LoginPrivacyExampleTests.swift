@@ -79,7 +79,9 @@ struct LoginPrivacyExampleTests {
 
         memory.expectCount(personal.count)
         for (event, received) in zip(personal, memory.events) {
-            #expect(received.properties[event.key] == "[redacted]", "\(event.event.name).\(event.key) left the app unredacted")
+            #expect(
+                received.properties[event.key] == "[redacted]",
+                "\(event.event.name).\(event.key) left the app unredacted")
             #expect(received.properties["nested"]?.objectValue?[event.key] == "[redacted]")
         }
         for (_, key) in personal { #expect(LoginApp.personalDataKeys.contains(key)) }

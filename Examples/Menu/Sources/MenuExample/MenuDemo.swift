@@ -11,10 +11,11 @@ public enum MenuDemo {
         let hippoLog = DemoLines()
         let trackedLines = DemoLines()
         let tracked = ConsoleDestination(name: "tracked", prefix: "", write: trackedLines.append)
-        let analytics = AnalyticsClient(destinations: [
-            EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: "abcd", debugLog: hippoLog.append)),
-            tracked,
-        ] + extra)
+        let analytics = AnalyticsClient(
+            destinations: [
+                EventLogger(hippoAnalyticsClient: HippoAnalyticsClient(apiKey: "abcd", debugLog: hippoLog.append)),
+                tracked,
+            ] + extra)
         let pizza = MenuItem(name: "Margherita", price: 9.5)
         let viewModel = MenuItemDetail.ViewModel(
             item: pizza, orderController: OrderController(), eventLogging: analytics)
@@ -24,7 +25,9 @@ public enum MenuDemo {
         viewModel.addOrRemoveFromOrder()  // removed: nothing logged
         await analytics.shutdown()
 
-        var lines = ["tracked (\(trackedLines.lines.count) events, by MenuItemDetail.ViewModel; the removal logs nothing):"]
+        var lines = [
+            "tracked (\(trackedLines.lines.count) events, by MenuItemDetail.ViewModel; the removal logs nothing):"
+        ]
         lines += trackedLines.lines.map { "  \($0)" }
         lines.append("HippoAnalyticsClient received (\(hippoLog.lines.count) calls, from EventLogger):")
         lines += hippoLog.lines.map { "  \($0)" }

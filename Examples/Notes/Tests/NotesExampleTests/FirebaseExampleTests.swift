@@ -40,7 +40,9 @@ struct FirebaseExampleTests {
         ])
         memory.expectEvents([.notesScreen, .noteCreated(wordCount: 4), .searched(term: "milk", resultCount: 1)])
         google.expectCount(3, of: .trackEvent)
-        #expect(app.diagnostics.recentProblems.isEmpty, "Firebase's rules changed an event: \(app.diagnostics.recentProblems)")
+        #expect(
+            app.diagnostics.recentProblems.isEmpty,
+            "Firebase's rules changed an event: \(app.diagnostics.recentProblems)")
     }
 
     @Test func aLongSearchTermIsCutToFirebasesLimitAndTheCutIsReported() async {
@@ -87,7 +89,9 @@ struct FirebaseExampleTests {
             let sent = logged.first { $0.arguments.first == .value(.string(event.name)) }
             #expect(sent != nil, "\(event.name) did not reach Firebase under its own name: \(logged)")
             let names = sent?.arguments.last?.value?.objectValue?.keys.sorted() ?? []
-            #expect(names == event.properties.keys.map(\.string).sorted(), "\(event.name)'s parameters reached Firebase as \(names)")
+            #expect(
+                names == event.properties.keys.map(\.string).sorted(),
+                "\(event.name)'s parameters reached Firebase as \(names)")
         }
         let userProperties = firebase.calls(to: .setUserProperty).compactMap { $0.arguments.last?.value?.stringValue }
         #expect(Set(userProperties) == Set(identified.flatMap { $0.properties.keys.map(\.string) }))

@@ -35,7 +35,9 @@ public enum PartnerMapDemo {
         }
         await analytics.shutdown()
 
-        var lines = ["tracked (\(trackedLines.lines.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"]
+        var lines = [
+            "tracked (\(trackedLines.lines.count) events, by PartnerMapViewModel through the MapViewProvidable facade):"
+        ]
         lines += trackedLines.lines.map { "  \($0)" }
         let rounded = { (degrees: Double) in (degrees * 10_000).rounded() / 10_000 }
         lines.append(

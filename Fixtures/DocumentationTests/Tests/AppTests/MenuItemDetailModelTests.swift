@@ -1,8 +1,9 @@
 // TallyTesting.md: a test in a target that has TallyTesting and nothing else.
 
-@testable import App
 import TallyTesting
 import Testing
+
+@testable import App
 
 @Test(.exhaustive) func onAppearTracksTheVisit() {
     let spy = AnalyticsSpy()

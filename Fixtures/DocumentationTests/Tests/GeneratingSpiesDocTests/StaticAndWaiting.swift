@@ -18,7 +18,7 @@ import Testing
     let uploader = Uploader(sdk: sdk)
     let clock = ManualClock()
     uploader.start()
-    await sdk.waitForCalls(3, of: .logEvent)                                 // 5 seconds by default
+    await sdk.waitForCalls(3, of: .logEvent)  // 5 seconds by default
     await sdk.waitForCalls(1, of: .flush, timeout: .seconds(2), clock: clock)
     sdk.expectCount(3, of: .logEvent)
 }

@@ -29,14 +29,14 @@ protocol UserService: Sendable {
     let users = UserServiceSpy()
     users.stub(.fetch, throwing: URLError(.notConnectedToInternet))
     await #expect(throws: URLError.self) { try await ProfileModel(users: users).load(id: 1) }
-    users.expectCalled(.log)                     // any message
+    users.expectCalled(.log)  // any message
     users.expectNotCalled(.log("loaded 1"))
 }
 
 @Test func stubsAnswerByArguments() async throws {
     let users = UserServiceSpy()
     let forms = FormServiceSpy()
-    users.stub(.fetch, returning: User(id: 1, name: "Ada"))        // every call
+    users.stub(.fetch, returning: User(id: 1, name: "Ada"))  // every call
     users.stub(.fetch(id: 2), returning: User(id: 2, name: "Bo"))  // only this one
     users.stub(.fetch, throwing: StoreError.notFound)
     users.stub(.fetch) { (id: Int) in User(id: id, name: "User \(id)") }

@@ -14,7 +14,7 @@ class HippoAnalyticsClientInterfaceSpy: HippoAnalyticsClientInterface {
 
     private(set) var loggedEvents: [Event] = []
 
-    func logEvent(named name: String, properties: [String : Any]?) {
+    func logEvent(named name: String, properties: [String: Any]?) {
         loggedEvents.append(Event(name: name, properties: properties))
     }
 }

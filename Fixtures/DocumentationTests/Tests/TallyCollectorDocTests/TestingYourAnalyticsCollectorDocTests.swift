@@ -8,13 +8,13 @@ import Testing
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func uiTestWithACollectorURL(_ collectorURL: URL) async {
     let app = XCUIApplication()
-    let events = CollectorReader(url: collectorURL)               // a fresh session
+    let events = CollectorReader(url: collectorURL)  // a fresh session
     app.launchEnvironment["TALLY_COLLECTOR"] = collectorURL.absoluteString
     app.launchEnvironment["TALLY_SESSION"] = events.session
     app.launch()
 
     app.buttons["Log in"].tap()
-    await events.waitForEvent(.named("login_tapped"))             // answered when the insert commits
+    await events.waitForEvent(.named("login_tapped"))  // answered when the insert commits
     events.expectTracked(.named("login_tapped", containing: ["action": "tap"]))
     events.expectNothingElse()
 }

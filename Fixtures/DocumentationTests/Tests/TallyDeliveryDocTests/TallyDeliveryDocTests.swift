@@ -21,7 +21,8 @@ func landingPageExample(applicationSupport: URL) {
 
     let segment =
         HTTPDestination.Configuration(
-            endpoint: URL(string: "https://api.segment.io/v1/batch")!,  // EU workspaces: https://eu1.api.segmentapis.com/v1/batch
+            // EU workspaces: https://eu1.api.segmentapis.com/v1/batch
+            endpoint: URL(string: "https://api.segment.io/v1/batch")!,
             writeKey: "SEGMENT_WRITE_KEY", database: queueFile)
 
     let rudderStack =

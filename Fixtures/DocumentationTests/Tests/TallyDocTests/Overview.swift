@@ -9,5 +9,5 @@ func overview() async {
         destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self), ConsoleDestination()]
     )
     analytics.track(.menuItemOrdered(itemName: "Pizza"))
-    await analytics.flush()   // in tests: everything tracked so far has reached every destination
+    await analytics.flush()  // in tests: everything tracked so far has reached every destination
 }

@@ -1,11 +1,12 @@
 // TallyPlan.md: validating events in tests, in the client, and tracking the generated factories.
 
-@testable import App
 import Foundation
 import Tally
 import TallyPlan
 import TallyTesting
 import Testing
+
+@testable import App
 
 @Test func orderingTracksAPlannedEvent() throws {
     let plan = try TrackingPlan(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
@@ -15,7 +16,9 @@ import Testing
     #expect(validator.validate(spy.events) == [])
 }
 
-func validatingClient(plan: TrackingPlan, firebase: FirebaseSpy, log: @escaping @Sendable (Problem) -> Void) -> AnalyticsClient {
+func validatingClient(plan: TrackingPlan, firebase: FirebaseSpy, log: @escaping @Sendable (Problem) -> Void)
+    -> AnalyticsClient
+{
     let analytics = AnalyticsClient(
         processors: [.redact(keys: ["email"]), .validate(against: plan, mode: .report, reporter: log)],
         destinations: [FirebaseDestination(adapter: firebase)]

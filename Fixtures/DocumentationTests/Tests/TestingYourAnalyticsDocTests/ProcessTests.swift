@@ -20,13 +20,13 @@ func appDestinations() throws -> [any Destination] {
 
     let recording = RecordingReader(url: file)
     await recording.waitForCount(1)
-    recording.expectCount(1)                                        // verify(count: 1)
-    recording.expectCount(1, of: .kind(.screen))                    // verify(type: .screen, occurs: 1)
-    recording.expectCount(1, of: .named("Login"))                   // verify(id: "Login", occurs: 1)
+    recording.expectCount(1)  // verify(count: 1)
+    recording.expectCount(1, of: .kind(.screen))  // verify(type: .screen, occurs: 1)
+    recording.expectCount(1, of: .named("Login"))  // verify(id: "Login", occurs: 1)
 
     try app.tap("login")
     await recording.waitForCount(2)
-    recording.expectCount(1, of: .named("login", containing: ["action": "tap"]))   // verify(idAndData:)
+    recording.expectCount(1, of: .named("login", containing: ["action": "tap"]))  // verify(idAndData:)
 
     await app.quit()
 }

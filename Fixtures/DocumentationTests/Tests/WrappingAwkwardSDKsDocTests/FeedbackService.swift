@@ -1,8 +1,8 @@
 // Wrapping awkward SDKs: the wrapper's struct form, in a file that imports Foundation too.
 
 import Foundation
-@preconcurrency import ThirdPartySDK
 import Tally
+@preconcurrency import ThirdPartySDK
 import UIKitStandIn
 
 struct FeedbackService {

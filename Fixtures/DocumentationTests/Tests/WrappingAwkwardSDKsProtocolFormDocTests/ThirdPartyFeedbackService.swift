@@ -1,17 +1,17 @@
 // Wrapping awkward SDKs: the wrapper's protocol form, in a file that imports Foundation too.
 
 import Foundation
-@preconcurrency import ThirdPartySDK   // the vendor's module, built in the Swift 5 language mode
 import Tally
+@preconcurrency import ThirdPartySDK  // the vendor's module, built in the Swift 5 language mode
 import UIKitStandIn
 
 protocol FeedbackService {
     @MainActor func load(_ id: String) async throws -> UIViewController
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)   // the timeout's Clock and Duration
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // the timeout's Clock and Duration
 final class ThirdPartyFeedbackService: FeedbackService {
-    private let bridge = SDKBridge<UIViewController>()    // a second load throws BridgeError.busy
+    private let bridge = SDKBridge<UIViewController>()  // a second load throws BridgeError.busy
     private let loadFeedback: @MainActor (String) -> Void
     private let setDelegate: @MainActor ((any ThirdPartyDelegate)?) -> Void
     private let clock: any Clock<Duration>

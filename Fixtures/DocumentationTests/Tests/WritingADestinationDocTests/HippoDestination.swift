@@ -1,6 +1,6 @@
 // Writing a destination: "Holding a vendor SDK".
 
-import HippoAnalytics   // a Swift 5 SDK: its client is a class, not Sendable
+import HippoAnalytics  // a Swift 5 SDK: its client is a class, not Sendable
 import Tally
 import Testing
 

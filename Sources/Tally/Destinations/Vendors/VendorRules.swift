@@ -159,7 +159,9 @@ extension VendorRules {
             guard double.isFinite else {
                 return .remove("\(quoted(number.text)) is beyond the largest double; the value was removed")
             }
-            return .replace(.double(double), "\(quoted(number.text)) cannot be sent as it is; it was converted to the nearest double, \(double)")
+            return .replace(
+                .double(double),
+                "\(quoted(number.text)) cannot be sent as it is; it was converted to the nearest double, \(double)")
         }
     }
 }

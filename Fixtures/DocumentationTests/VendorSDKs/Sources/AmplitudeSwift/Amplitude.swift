@@ -28,7 +28,9 @@ public class Amplitude {
     }
 
     @discardableResult
-    public func track(eventType: String, eventProperties: [String: Any]? = nil, options: EventOptions? = nil) -> Amplitude {
+    public func track(eventType: String, eventProperties: [String: Any]? = nil, options: EventOptions? = nil)
+        -> Amplitude
+    {
         self
     }
 

@@ -7,7 +7,7 @@ import UIKitStandIn
 
 public class ThirdParty {
     public static var delegate: ThirdPartyDelegate?
-    public static func loadFeedbackForm(_ id: String) { /* ... */ }
+    public static func loadFeedbackForm(_ id: String) { /* ... */  }
 }
 
 public protocol ThirdPartyDelegate {
@@ -16,5 +16,5 @@ public protocol ThirdPartyDelegate {
 }
 
 public struct ThirdPartyError: Error {
-    public let description: String   // and no public initializer
+    public let description: String  // and no public initializer
 }

@@ -91,7 +91,8 @@ public struct AmplitudeDestination: Destination {
             if !event.properties.isEmpty {
                 let traits = cut(event.properties.dictionary, event: event, problems: &problems)
                 calls.append(
-                    .groupIdentify(groupType: groupType, groupName: event.groupId ?? "", groupProperties: traits.foundationValue)
+                    .groupIdentify(
+                        groupType: groupType, groupName: event.groupId ?? "", groupProperties: traits.foundationValue)
                 )
             }
         case .alias:

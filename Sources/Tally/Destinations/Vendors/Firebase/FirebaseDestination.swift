@@ -100,7 +100,8 @@ public struct FirebaseDestination: Destination {
             adapter.logEvent("screen_view", parameters: parameters.optionalFoundationValue)
         case .group:
             let parameters = parameters(
-                event.properties.dictionary, taking: ("group_id", event.groupId ?? ""), event: event, problems: &problems)
+                event.properties.dictionary, taking: ("group_id", event.groupId ?? ""), event: event,
+                problems: &problems)
             problems.forEach(context.report)
             adapter.logEvent("join_group", parameters: parameters.optionalFoundationValue)
         case .identify:

@@ -66,13 +66,16 @@ public struct SegmentLimits: Sendable, Hashable {
     static func numberRule(_ value: PropertyValue) -> VendorRules.ValueFix {
         switch value {
         case .double(let double) where !encodes(double):
-            return .remove("its SDK cannot encode \(double) (it would send NaN and lose the batch); the value was removed")
+            return .remove(
+                "its SDK cannot encode \(double) (it would send NaN and lose the batch); the value was removed")
         case .bigNumber(let number) where number.exactDecimal == nil:
             let double = number.doubleValue
             guard double.isFinite, encodes(double) else {
                 return .remove("its SDK cannot encode \(VendorRules.quoted(number.text)); the value was removed")
             }
-            return .replace(.double(double), "its SDK cannot encode \(VendorRules.quoted(number.text)) exactly; it was converted to \(double)")
+            return .replace(
+                .double(double),
+                "its SDK cannot encode \(VendorRules.quoted(number.text)) exactly; it was converted to \(double)")
         default:
             return .keep
         }
