@@ -186,7 +186,7 @@ let package = Package(
         // The system's zlib (in Apple's SDKs; `zlib1g-dev` on Debian), for gzip request bodies.
         .systemLibrary(name: "CTallyZlib", path: "Sources/CTallyZlib", providers: [.apt(["zlib1g-dev"])]),
         // A sender process for the kill -9 tests and the benchmarks' soak: tracks numbered events into an
-        // HTTPDestination and prints what it committed.
+        // SegmentAPIDestination and prints what it committed.
         .executableTarget(
             name: "tally-delivery-sender",
             dependencies: ["Tally", "TallyDelivery"],

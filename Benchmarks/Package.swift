@@ -92,7 +92,7 @@ let package = Package(
             ],
             path: "Sources/ClientProfile"
         ),
-        // The caller's cost of `track` with an HTTPDestination against a no-op destination, in instructions
+        // The caller's cost of `track` with an SegmentAPIDestination against a no-op destination, in instructions
         // under callgrind (see BENCHMARKS.md).
         .executableTarget(
             name: "DeliveryProfile",

@@ -18,7 +18,7 @@ struct Demo: AsyncParsableCommand {
             Pipeline: a login scenario through an AnalyticsClient with two processors (super properties and \
             e-mail redaction) and three destinations: the console, a simulated Firebase SDK behind \
             FirebaseDestination, and a destination that keeps what it receives; then what each destination received and the \
-            client's diagnostics, including the problems its rules reported.
+            client's statistics, including the problems its rules reported.
 
             Then one section per seed scenario under Examples/, each driven through the example's real code \
             and its simulated vendor SDK:
@@ -135,15 +135,15 @@ struct Demo: AsyncParsableCommand {
         lines += memory.events.map { "  \($0)" }
         lines.append("firebase (\(firebase.calls.count) SDK calls):")
         lines += firebase.calls.map { "  \($0)" }
-        let diagnostics = analytics.diagnostics
+        let statistics = analytics.statistics
         lines.append("")
-        lines.append("-- Diagnostics --")
-        lines.append("tracked: \(diagnostics.tracked), dropped: \(diagnostics.totalDropped)")
+        lines.append("-- Statistics --")
+        lines.append("tracked: \(statistics.tracked), dropped: \(statistics.totalDropped)")
         for name in analytics.destinationNames {
-            let counts = diagnostics.destinations[name] ?? DestinationDiagnostics()
+            let counts = statistics.destinations[name] ?? DestinationStatistics()
             lines.append("  \(name): delivered \(counts.delivered)")
         }
-        for problem in diagnostics.recentProblems { lines.append("problem: \(problem)") }
+        for problem in statistics.recentProblems { lines.append("problem: \(problem)") }
         return lines
     }
 }
@@ -156,7 +156,7 @@ final class KeptEvents: Destination, @unchecked Sendable {
     private let lock = NSLock()
     private var kept: [Event] = []
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         lock.withLock { kept.append(envelope.event) }
     }
 

@@ -2,7 +2,7 @@
 import Dispatch
 import Foundation
 
-/// The clock behind every timer of an ``HTTPDestination``: the send interval, retry back-off, `Retry-After`
+/// The clock behind every timer of an ``SegmentAPIDestination``: the send interval, retry back-off, `Retry-After`
 /// waits and the flush deadline.
 ///
 /// A clock tells the time and runs an action once a deadline has passed. The destination never sleeps: it
@@ -10,12 +10,12 @@ import Foundation
 /// advance by hand, so a 60-second back-off takes no time and no test sleeps.
 ///
 /// ```swift
-/// var configuration = HTTPDestination.Configuration(endpoint: url, writeKey: key)
+/// var configuration = SegmentAPIDestination.Configuration(endpoint: url, writeKey: key)
 /// configuration.clock = .system  // the default
 /// ```
 ///
 /// Only the destination's timers use this clock. A request's own timeout
-/// (``HTTPDestination/Configuration/requestTimeout``) is the transport's, in real time.
+/// (``SegmentAPIDestination/Configuration/requestTimeout``) is the transport's, in real time.
 public struct DeliveryClock: Sendable {
     /// The current time, in seconds since an arbitrary origin; never goes backwards.
     public var now: @Sendable () -> Double

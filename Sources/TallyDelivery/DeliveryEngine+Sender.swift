@@ -7,7 +7,7 @@ import FoundationNetworking
 #endif
 
 extension DeliveryEngine {
-    /// The sender thread: waits for a reason to send (``HTTPDestination/Configuration/flushAt`` events
+    /// The sender thread: waits for a reason to send (``SegmentAPIDestination/Configuration/flushAt`` events
     /// queued, the interval, a flush), then sends the oldest batch, one request at a time.
     func runSender() {
         while true {
@@ -163,7 +163,7 @@ extension DeliveryEngine {
 
     /// After a 413, the batches read next hold at most the number of events that fitted. After ten batches
     /// in a row delivered whole at that size, it grows by a quarter (at least one event), up to
-    /// ``HTTPDestination/Configuration/maximumBatchEvents``: a 413 is about bytes, so larger events may
+    /// ``SegmentAPIDestination/Configuration/maximumBatchEvents``: a 413 is about bytes, so larger events may
     /// have caused it, and the size should not stay small for good; growing slowly costs at most one more
     /// 413 every ten batches while the events stay large.
     private func noteDelivered(_ count: Int, afterTooLarge: Bool, whole: Bool) {
@@ -268,7 +268,7 @@ extension DeliveryEngine {
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue(authorization, forHTTPHeaderField: "Authorization")
         request.setValue(String(retryCount), forHTTPHeaderField: "X-Retry-Count")
-        request.setValue("tally/\(HTTPDestination.libraryVersion)", forHTTPHeaderField: "User-Agent")
+        request.setValue("tally/\(TallyLibrary.version)", forHTTPHeaderField: "User-Agent")
         if configuration.gzip, let compressed = Gzip.compress(body) {
             request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
             request.httpBody = compressed

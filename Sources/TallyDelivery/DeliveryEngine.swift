@@ -3,13 +3,13 @@ import Dispatch
 import Foundation
 import Tally
 
-/// The machinery behind an ``HTTPDestination``: the staging buffer, the writer thread that commits it to
+/// The machinery behind an ``SegmentAPIDestination``: the staging buffer, the writer thread that commits it to
 /// the queue in groups, and the sender thread that uploads batches.
 ///
 /// `@unchecked Sendable`: every `var` below `monitor` is only touched with `monitor` held. The writer and
 /// the sender each wait on their own condition of the monitor (`writerWakes`, `senderWakes`).
 final class DeliveryEngine: @unchecked Sendable {
-    let configuration: HTTPDestination.Configuration
+    let configuration: SegmentAPIDestination.Configuration
     let name: String
     let storage: EventQueue
     var clock: DeliveryClock { configuration.clock }
@@ -62,11 +62,11 @@ final class DeliveryEngine: @unchecked Sendable {
     var nextIntervalAt: Double
     var armedIntervalAt: Double?
     var stopping = false
-    var statistics: HTTPDestination.Statistics
+    var statistics: SegmentAPIDestination.Statistics
     var evicting = false
     var sendFailing = false
     /// The client's context, from the first event received; reports wait here until then.
-    var context: DeliveryContext?
+    var context: DestinationContext?
     var waitingReports: [(count: Int, reason: DropReason?, problem: Problem?)] = []
 
     /// The retry state of the oldest batch: its first id, attempts so far, backed-off attempts so far.
@@ -74,7 +74,7 @@ final class DeliveryEngine: @unchecked Sendable {
     var retryCount = 0
     var backoffCount = 0
 
-    init(configuration: HTTPDestination.Configuration, name: String) {
+    init(configuration: SegmentAPIDestination.Configuration, name: String) {
         self.configuration = configuration.clamped
         self.name = name
         let opened = EventQueue.open(
@@ -94,7 +94,7 @@ final class DeliveryEngine: @unchecked Sendable {
         queuedCount = totals.count
         queuedBytes = totals.bytes
         lastCommittedId = totals.lastId
-        statistics = HTTPDestination.Statistics(isDurable: storage.isDurable)
+        statistics = SegmentAPIDestination.Statistics(isDurable: storage.isDurable)
         nextIntervalAt = configuration.clock.now() + self.configuration.flushInterval
         if let openProblem { waitingReports.append((0, nil, openProblem)) }
 
@@ -112,7 +112,7 @@ final class DeliveryEngine: @unchecked Sendable {
     // MARK: Receiving
 
     /// Stages one encoded event for the writer; returns false after ``stop()``.
-    func stage(_ payload: [UInt8], context: DeliveryContext) -> Bool {
+    func stage(_ payload: [UInt8], context: DestinationContext) -> Bool {
         monitor.lock()
         guard !stopping else {
             monitor.unlock()
@@ -151,7 +151,7 @@ final class DeliveryEngine: @unchecked Sendable {
     // MARK: Flushing and stopping
 
     /// Commits what was received, then delivers the queue up to it; returns when delivered, at the first
-    /// failure that needs a wait, or after ``HTTPDestination/Configuration/flushTimeout`` on the clock.
+    /// failure that needs a wait, or after ``SegmentAPIDestination/Configuration/flushTimeout`` on the clock.
     ///
     /// A flush that the writer hands over while the sender waits out a back-off or a `Retry-After` returns
     /// as soon as it is committed: the sender ends it at once (the hand-over wakes it) and sends nothing
@@ -185,7 +185,7 @@ final class DeliveryEngine: @unchecked Sendable {
     }
 
     /// A snapshot of the counters.
-    var snapshot: HTTPDestination.Statistics {
+    var snapshot: SegmentAPIDestination.Statistics {
         monitor.withLock {
             var copy = statistics
             copy.queuedEvents = queuedCount
@@ -216,7 +216,7 @@ final class DeliveryEngine: @unchecked Sendable {
     func report(_ problem: Problem) { report((0, nil, problem)) }
 
     private func report(_ item: (count: Int, reason: DropReason?, problem: Problem?)) {
-        let context: DeliveryContext? = monitor.withLock {
+        let context: DestinationContext? = monitor.withLock {
             if self.context == nil && waitingReports.count < 1_000 { waitingReports.append(item) }
             return self.context
         }

@@ -2,7 +2,7 @@
 import Dispatch
 import Tally
 
-/// One caller of ``HTTPDestination/flush()`` waiting: for the writer to commit what was received before
+/// One caller of ``SegmentAPIDestination/flush()`` waiting: for the writer to commit what was received before
 /// it, then for the sender to deliver the queue up to ``target``, or for its deadline.
 final class FlushRequest: Sendable {
     private let state = Locked((committed: false, target: Int64(0), finished: false))

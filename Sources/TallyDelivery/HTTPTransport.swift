@@ -5,7 +5,7 @@ import Tally
 import FoundationNetworking
 #endif
 
-/// How an ``HTTPDestination`` sends one request: URLSession by default, anything in tests.
+/// How an ``SegmentAPIDestination`` sends one request: URLSession by default, anything in tests.
 ///
 /// The destination calls ``send`` on its sender thread, one request at a time, and waits for the answer.
 /// Return the server's status and headers, or throw when no answer came (connection refused or reset, a

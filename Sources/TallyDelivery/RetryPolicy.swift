@@ -2,7 +2,7 @@
 import Foundation
 import Tally
 
-/// What an ``HTTPDestination`` does with each answer from the server: Segment's rules for its SDKs.
+/// What an ``SegmentAPIDestination`` does with each answer from the server: Segment's rules for its SDKs.
 ///
 /// | answer | what happens |
 /// |---|---|
@@ -21,7 +21,7 @@ import Tally
 /// attempt, then how many attempts of the same batch came before.
 ///
 /// ```swift
-/// var configuration = HTTPDestination.Configuration(endpoint: url, writeKey: key)
+/// var configuration = SegmentAPIDestination.Configuration(endpoint: url, writeKey: key)
 /// configuration.retry.maximumDelay = 30
 /// ```
 public struct RetryPolicy: Sendable, Hashable {

@@ -18,7 +18,7 @@ import Tally
 /// batch adds `sentAt` when it is sent.
 enum SegmentMessage {
     /// The library Tally names in each message's `context.library`.
-    static let library: PropertyValue = .object(["name": "tally", "version": .string(HTTPDestination.libraryVersion)])
+    static let library: PropertyValue = .object(["name": "tally", "version": .string(TallyLibrary.version)])
 
     /// The message's compact JSON.
     static func encode(_ envelope: Envelope) -> [UInt8] {

@@ -102,10 +102,10 @@ public struct DestinationConformance<D: Destination>: Sendable {
         for index in 0..<500 { analytics.track(Self.event(index)) }
         await analytics.shutdown()
         var failures: [String] = []
-        let counts = analytics.diagnostics.destinations[destination.name] ?? DestinationDiagnostics()
+        let counts = analytics.statistics.destinations[destination.name] ?? DestinationStatistics()
         if counts.delivered != 500 || !counts.dropped.isEmpty {
             failures.append(
-                "every event delivered: 500 tracked, \(counts.delivered) delivered, dropped \(counts.dropped); problems: \(analytics.diagnostics.recentProblems.map(\.description))"
+                "every event delivered: 500 tracked, \(counts.delivered) delivered, dropped \(counts.dropped); problems: \(analytics.statistics.recentProblems.map(\.description))"
             )
         }
         let received = receivedCount(destination)
@@ -170,7 +170,7 @@ public struct DestinationConformance<D: Destination>: Sendable {
         ]
         for event in events { analytics.track(event) }
         await analytics.shutdown()
-        let failed = analytics.diagnostics.recentProblems.filter { $0.code == .destinationFailed }
+        let failed = analytics.statistics.recentProblems.filter { $0.code == .destinationFailed }
         return failed.map { "bad input: the destination failed instead of rejecting by rule: \($0)" }
     }
 }

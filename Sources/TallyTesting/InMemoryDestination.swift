@@ -41,7 +41,7 @@ public final class InMemoryDestination: Destination {
             as: "InMemoryDestination", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         log.append(envelope)
     }
 

@@ -18,7 +18,7 @@ struct TallyCommand: AsyncParsableCommand {
             "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage.",
         discussion: """
             Examples:
-              tally plan lint tracking-plan.yaml
+              tally lint tracking-plan.yaml
               tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift
               tally validate --plan tracking-plan.yaml .build/recordings
               tally coverage --plan tracking-plan.yaml --recordings .build/recordings --min 90 --baseline coverage-baseline.json
@@ -28,7 +28,7 @@ struct TallyCommand: AsyncParsableCommand {
             unreadable input file, 73 cannot write the output (a file, or a full or closed standard output).
             """,
         subcommands: [
-            PlanCommand.self,
+            LintCommand.self,
             GenCommand.self,
             ValidateCommand.self,
             CoverageCommand.self,

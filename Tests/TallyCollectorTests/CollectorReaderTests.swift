@@ -183,7 +183,7 @@ struct CollectorReaderTests {
             #expect(envelopes[1].userId == "u1")
             #expect(envelopes[2].userId == "u1")  // an alias's previous id
             #expect(Set(envelopes.map(\.anonymousId)).count == 1)
-            #expect(analytics.diagnostics.destinations["collector"]?.delivered == 3)
+            #expect(analytics.statistics.destinations["collector"]?.delivered == 3)
         }
     }
 

@@ -4,7 +4,7 @@ import Tally
 import TallyDelivery
 import Testing
 
-/// The destination behind a real client: what the client's diagnostics say about later drops.
+/// The destination behind a real client: what the client's statistics say about later drops.
 struct ClientDeliveryTests {
     @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
@@ -19,16 +19,16 @@ struct ClientDeliveryTests {
         for n in 3...7 { analytics.track("e", ["n": .int(n)]) }
         await analytics.flush()  // the queue holds 3: events 3 and 4 are dropped as the oldest
 
-        let diagnostics = analytics.diagnostics
-        let http = try #require(diagnostics.destinations["http"])
+        let statistics = analytics.statistics
+        let http = try #require(statistics.destinations["http"])
         #expect(http.delivered == 7)
         #expect(http.droppedAfterDelivery[.refusedByServer] == 1)
         #expect(http.droppedAfterDelivery[.queueFull] == 2)
-        #expect(diagnostics.accounted(at: "http") == diagnostics.tracked)
-        let codes = diagnostics.recentProblems.map(\.code)
+        #expect(statistics.accounted(at: "http") == statistics.tracked)
+        let codes = statistics.recentProblems.map(\.code)
         #expect(codes.contains(.refusedByServer))
         #expect(codes.contains(.queueFull))
-        #expect(diagnostics.recentProblems.allSatisfy { $0.destination == "http" })
+        #expect(statistics.recentProblems.allSatisfy { $0.destination == "http" })
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [1], [2], [5, 6, 7]])
     }
 

@@ -14,7 +14,7 @@ import Testing
     /// Sends three events through `faults` and returns what the server received and the destination counted.
     private func deliver(
         through faults: [String], requestTimeout: Double = 5, check: (ManualClock, Double) async -> Void = { _, _ in }
-    ) async throws -> (server: [BatchServer.Batch], statistics: HTTPDestination.Statistics, reports: Reports) {
+    ) async throws -> (server: [BatchServer.Batch], statistics: SegmentAPIDestination.Statistics, reports: Reports) {
         let folder = try TemporaryFolder()
         let server = try BatchServer(log: folder.file("received.jsonl"))
         defer { server.stop() }

@@ -2,7 +2,7 @@ import Foundation
 import TallyPlan
 import Testing
 
-/// `tally plan lint` and `tally gen`, run in-process through the functions the commands call.
+/// `tally lint` and `tally gen`, run in-process through the functions the commands call.
 @Suite("Command line, in-process")
 struct CommandLineTests {
     static let validPlan = "version: 1\nevents:\n  - name: a\n    description: x\n"

@@ -64,7 +64,7 @@ struct PlanValidationProcessorTests {
         #expect(problems.all.first?.code.rawValue == "plan_violation")
     }
 
-    @Test func reportThroughARealClientReachesOnProblemAndTheDiagnostics() async {
+    @Test func reportThroughARealClientReachesOnProblemAndTheStatistics() async {
         let problems = Collected<Problem>()
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(
@@ -76,8 +76,8 @@ struct PlanValidationProcessorTests {
         await analytics.flush()
         #expect(memory.count == 2)
         #expect(problems.all.map(\.path) == ["/properties/coupon", "/properties/total"])
-        #expect(analytics.diagnostics.recentProblems.map(\.path) == ["/properties/coupon", "/properties/total"])
-        #expect(analytics.diagnostics.totalDropped == 0)
+        #expect(analytics.statistics.recentProblems.map(\.path) == ["/properties/coupon", "/properties/total"])
+        #expect(analytics.statistics.totalDropped == 0)
         await analytics.shutdown()
     }
 
@@ -91,7 +91,7 @@ struct PlanValidationProcessorTests {
         analytics.track(Event("unplanned"))
         await analytics.flush()
         #expect(memory.count == 1)
-        #expect(analytics.diagnostics.dropped == [.filtered(by: "plan_validation"): 2])
+        #expect(analytics.statistics.dropped == [.filtered(by: "plan_validation"): 2])
         #expect(problems.all.map(\.outcome) == [.dropped, .dropped, .dropped])
         #expect(problems.all.last?.message == "unknownEvent: the event is not in the plan")
         await analytics.shutdown()
@@ -104,14 +104,14 @@ struct PlanValidationProcessorTests {
         analytics.track(Event("order_placed", ["total": 1, "email": "ana@example.com"]))
         await analytics.flush()
         #expect(memory.count == 1)
-        #expect(analytics.diagnostics.totalDropped == 0)
+        #expect(analytics.statistics.totalDropped == 0)
         await analytics.shutdown()
 
         let unredacted = AnalyticsClient(
             processors: [.validate(against: Self.plan, mode: .drop)], destinations: [memory])
         unredacted.track(Event("order_placed", ["total": 1, "email": "ana@example.com"]))
         await unredacted.flush()
-        #expect(unredacted.diagnostics.dropped == [.filtered(by: "plan_validation"): 1])
+        #expect(unredacted.statistics.dropped == [.filtered(by: "plan_validation"): 1])
         await unredacted.shutdown()
     }
 

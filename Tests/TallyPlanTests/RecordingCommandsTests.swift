@@ -273,7 +273,7 @@ struct RecordingCommandsBinaryTests {
             ("coverage", ["coverage", "--plan", plan, "--recordings", cut], nil, 65),
             ("coverage", ["coverage", "--plan", plan, "--recordings", folder + "/none"], nil, 66),
             ("coverage", ["coverage", "--plan", plan, "--recordings", folder], "/dev/full", 73),
-            ("plan lint", ["plan", "lint", plan], "/dev/full", 73),
+            ("lint", ["lint", plan], "/dev/full", 73),
             ("gen", ["gen", "--plan", plan, "--output", cut + ".swift"], "/dev/full", 73),
         ]
         for scenario in scenarios {

@@ -80,21 +80,23 @@ enum TallyBinary {
 
 @Suite("Command line, the built binary", .enabled(if: TallyBinary.hasCommandLine, TallyBinary.needsCommandLine))
 struct TallyBinaryTests {
-    @Test func helpListsThePlanCommands() throws {
+    @Test func helpListsEveryCommandAtOneLevel() throws {
         let result = try TallyBinary.run(["--help"])
         #expect(result.exitCode == 0)
-        #expect(result.standardOutput.contains("gen"))
-        #expect(result.standardOutput.contains("plan"))
+        for command in ["lint", "gen", "validate", "coverage"] {
+            #expect(result.standardOutput.contains("\n  \(command) "), "tally --help lists \(command)")
+        }
+        #expect(!result.standardOutput.contains("\n  plan "))
     }
 
-    @Test(arguments: [["plan", "--help"], ["plan", "lint", "--help"], ["gen", "--help"]])
+    @Test(arguments: [["lint", "--help"], ["gen", "--help"]])
     func everySubcommandHasExamples(_ arguments: [String]) throws {
         let result = try TallyBinary.run(arguments)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.contains("Examples:"))
     }
 
-    @Test(arguments: [["plan", "lint", "--help"], ["gen", "--help"]])
+    @Test(arguments: [["lint", "--help"], ["gen", "--help"]])
     func exitCodesAreDocumented(_ arguments: [String]) throws {
         let result = try TallyBinary.run(arguments)
         #expect(result.standardOutput.contains("Exit codes:"))
@@ -103,25 +105,25 @@ struct TallyBinaryTests {
 
     @Test func lintOfTheFixturePlan() throws {
         let path = Fixtures.fixturePlanURL.path
-        let result = try TallyBinary.run(["plan", "lint", path])
+        let result = try TallyBinary.run(["lint", path])
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == "\(path): OK, 9 events\n")
     }
 
     @Test func lintExitCodes() throws {
         let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
-        let result = try TallyBinary.run(["plan", "lint", invalid.path])
+        let result = try TallyBinary.run(["lint", invalid.path])
         #expect(result.exitCode == 1)
         #expect(result.standardOutput.contains("\(invalid.path):4:11: error: Unknown kind 'trak'"))
-        #expect(try TallyBinary.run(["plan", "lint", "/nonexistent/plan.yaml"]).exitCode == 66)
+        #expect(try TallyBinary.run(["lint", "/nonexistent/plan.yaml"]).exitCode == 66)
         let syntax = try Fixtures.write("{ not json", name: "plan.json")
-        #expect(try TallyBinary.run(["plan", "lint", syntax.path]).exitCode == 65)
-        #expect(try TallyBinary.run(["plan", "lint"]).exitCode == 64)
+        #expect(try TallyBinary.run(["lint", syntax.path]).exitCode == 65)
+        #expect(try TallyBinary.run(["lint"]).exitCode == 64)
     }
 
     @Test func noColourWhenNotATerminal() throws {
         let invalid = try Fixtures.write(CommandLineTests.invalidPlan)
-        let result = try TallyBinary.run(["plan", "lint", invalid.path])
+        let result = try TallyBinary.run(["lint", invalid.path])
         #expect(!result.standardOutput.contains("\u{1B}["))
     }
 
@@ -133,7 +135,7 @@ struct TallyBinaryTests {
         func underTerminal(_ environment: [String: String]) throws -> String {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "'\(binary)' plan lint '\(invalid.path)'", "/dev/null"]
+            process.arguments = ["-qec", "'\(binary)' lint '\(invalid.path)'", "/dev/null"]
             var merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             if environment["NO_COLOR"] == nil { merged.removeValue(forKey: "NO_COLOR") }
             merged["TERM"] = "xterm"

@@ -124,10 +124,10 @@ struct AnalyticsTests {
 
         #expect(memory.count == 3)
         #expect(throwing.delivered.count == 2)
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["throwing"]?.delivered == 2)
-        #expect(diagnostics.destinations["throwing"]?.dropped == [.failed: 1])
-        let problem = try #require(diagnostics.recentProblems.only)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["throwing"]?.delivered == 2)
+        #expect(statistics.destinations["throwing"]?.dropped == [.failed: 1])
+        let problem = try #require(statistics.recentProblems.only)
         #expect(problem.code == .destinationFailed)
         #expect(problem.destination == "throwing")
         #expect(problem.eventName == "bad")
@@ -140,9 +140,9 @@ struct AnalyticsTests {
         let analytics = AnalyticsClient(destinations: [throwing])
         analytics.track("bad")
         await analytics.flush()
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["vendor"]?.dropped == [.rejected: 1])
-        let problem = try #require(diagnostics.recentProblems.only)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["vendor"]?.dropped == [.rejected: 1])
+        let problem = try #require(statistics.recentProblems.only)
         #expect(problem.code == .vendorLimit)
         #expect(problem.destination == "vendor")
         #expect(problem.eventName == "bad")
@@ -167,11 +167,11 @@ struct AnalyticsTests {
         // counts are exact while the split of problems across batches is not asserted.
         #expect(gate.events.count == 6)
         #expect(gate.events.dropFirst().map { $0.properties["i"] } == (0..<5).map { .int($0) })
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["gate"]?.dropped == [.bufferFull: 15])
-        #expect(diagnostics.destinations["gate"]?.delivered == 6)
-        #expect(diagnostics.recentProblems.allSatisfy { $0.code == .bufferFull && $0.destination == "gate" })
-        #expect(!diagnostics.recentProblems.isEmpty)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["gate"]?.dropped == [.bufferFull: 15])
+        #expect(statistics.destinations["gate"]?.delivered == 6)
+        #expect(statistics.recentProblems.allSatisfy { $0.code == .bufferFull && $0.destination == "gate" })
+        #expect(!statistics.recentProblems.isEmpty)
     }
 
     @Test func theBlockPolicyLosesNothing() async {
@@ -184,7 +184,7 @@ struct AnalyticsTests {
         for index in 0..<5000 { analytics.track("e", ["i": .int(index)]) }
         await analytics.flush()
         #expect(memory.count == 5000)
-        #expect(analytics.diagnostics.totalDropped == 0)
+        #expect(analytics.statistics.totalDropped == 0)
     }
 
     @Test func duplicateDestinationNamesAreMadeUniqueAndReported() async throws {
@@ -192,7 +192,7 @@ struct AnalyticsTests {
             InMemoryDestination(), InMemoryDestination(), InMemoryDestination(),
         ])
         #expect(analytics.destinationNames == ["memory", "memory#2", "memory#3"])
-        let problems = analytics.diagnostics.recentProblems
+        let problems = analytics.statistics.recentProblems
         #expect(problems.map(\.code) == [.duplicateDestinationName, .duplicateDestinationName])
         #expect(problems.map(\.destination) == ["memory#2", "memory#3"])
     }
@@ -202,13 +202,13 @@ struct AnalyticsTests {
         await analytics.flush()
         analytics.track("e")
         await analytics.flush()
-        #expect(analytics.diagnostics.tracked == 1)
+        #expect(analytics.statistics.tracked == 1)
     }
 
     @Test func problemHistoryKeepsTheMostRecent() async {
         let analytics = AnalyticsClient(destinations: [], configuration: .init(problemHistoryLimit: 3))
         for index in 0..<5 { analytics.track("e\(index)", ["x": .double(.nan)]) }
         await analytics.flush()
-        #expect(analytics.diagnostics.recentProblems.map(\.eventName) == ["e2", "e3", "e4"])
+        #expect(analytics.statistics.recentProblems.map(\.eventName) == ["e2", "e3", "e4"])
     }
 }

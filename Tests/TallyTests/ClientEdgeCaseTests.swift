@@ -29,17 +29,17 @@ struct ClientEdgeCaseTests {
         await analytics.shutdown()
 
         #expect(gate.events.map(\.name) == ["a"])
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 5)
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 5)
         // Queued events are dropped at the destination, the waiting caller's when it wakes: four in all,
         // however the queues happened to split them.
         #expect(
-            (diagnostics.dropped[.optedOut] ?? 0) + (diagnostics.destinations["gate"]?.dropped[.optedOut] ?? 0) == 4)
-        #expect((diagnostics.dropped[.optedOut] ?? 0) >= 1)
-        #expect(diagnostics.accounted(at: "gate") == 5)
+            (statistics.dropped[.optedOut] ?? 0) + (statistics.destinations["gate"]?.dropped[.optedOut] ?? 0) == 4)
+        #expect((statistics.dropped[.optedOut] ?? 0) >= 1)
+        #expect(statistics.accounted(at: "gate") == 5)
         // Waits are reported once per overflow episode (until the queue empties): for the callers, and, when
         // the timing makes it wait, for the worker held back by the full destination queue.
-        let waits = diagnostics.recentProblems.filter { $0.code == .waitingForRoom }
+        let waits = statistics.recentProblems.filter { $0.code == .waitingForRoom }
         #expect(waits.contains { $0.destination == nil && $0.outcome == .reported })
     }
 
@@ -60,13 +60,13 @@ struct ClientEdgeCaseTests {
         await analytics.shutdown()
         client.mutate { $0 = nil }
 
-        let diagnostics = analytics.diagnostics
+        let statistics = analytics.statistics
         #expect(memory.events.filter { $0.name == "e" }.count == 200)
         // Each problem event was queued or, when the queue was full, dropped and counted; none waited.
         #expect(
-            memory.events.filter { $0.name == "analytics_problem" }.count + (diagnostics.dropped[.bufferFull] ?? 0)
+            memory.events.filter { $0.name == "analytics_problem" }.count + (statistics.dropped[.bufferFull] ?? 0)
                 == 200)
-        #expect(diagnostics.accounted(at: "memory") == diagnostics.tracked)
+        #expect(statistics.accounted(at: "memory") == statistics.tracked)
     }
 
     @Test func aDestinationThatTracksIntoItsOwnClientDoesNotDeadlock() async {
@@ -75,7 +75,7 @@ struct ClientEdgeCaseTests {
             var client: AnalyticsClient?
             let memory = InMemoryDestination()
             var name: String { "echo" }
-            func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+            func receive(_ envelope: Envelope, context: DestinationContext) throws {
                 try memory.receive(envelope, context: context)
                 if envelope.event.name == "ping" { client?.track("pong") }
             }
@@ -91,9 +91,9 @@ struct ClientEdgeCaseTests {
         await analytics.flush()
         await analytics.flush()  // the pongs tracked during the first flush
         echo.client = nil
-        let diagnostics = analytics.diagnostics
+        let statistics = analytics.statistics
         #expect(echo.memory.events.filter { $0.name == "ping" }.count == 100)
-        #expect(diagnostics.accounted(at: "echo") == diagnostics.tracked)
+        #expect(statistics.accounted(at: "echo") == statistics.tracked)
     }
 
     @Test func aCapacityBelowOneIsRaisedToOne() {
@@ -118,7 +118,7 @@ struct ClientEdgeCaseTests {
             InMemoryDestination(), InMemoryDestination(), InMemoryDestination(name: "memory#2"), InMemoryDestination(),
         ])
         #expect(analytics.destinationNames == ["memory", "memory#2", "memory#2#2", "memory#3"])
-        #expect(analytics.diagnostics.destinations.count == 4)
+        #expect(analytics.statistics.destinations.count == 4)
     }
 
     @Test func everyEventIsAccountedForAtEveryDestinationWithRoutingAndDrops() async {
@@ -132,11 +132,11 @@ struct ClientEdgeCaseTests {
         analytics.track("noise")
         analytics.track("")
         await analytics.flush()
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 4)
-        #expect(diagnostics.accounted(at: "first") == 4)
-        #expect(diagnostics.accounted(at: "second") == 4)
-        #expect(diagnostics.destinations["second"]?.routedAway == 1)
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 4)
+        #expect(statistics.accounted(at: "first") == 4)
+        #expect(statistics.accounted(at: "second") == 4)
+        #expect(statistics.destinations["second"]?.routedAway == 1)
     }
 
     @Test func aFullDestinationQueueReportsOnceForAWholeOverflow() async {
@@ -154,9 +154,9 @@ struct ClientEdgeCaseTests {
         }
         gate.open()
         await analytics.flush()
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["gate"]?.dropped[.bufferFull] == 19)
-        #expect(diagnostics.recentProblems.filter { $0.code == .bufferFull }.count == 1)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["gate"]?.dropped[.bufferFull] == 19)
+        #expect(statistics.recentProblems.filter { $0.code == .bufferFull }.count == 1)
     }
 
     @Test func anIdentifyDroppedByTheNameRulesChangesNobodysId() async {
@@ -166,7 +166,7 @@ struct ClientEdgeCaseTests {
         analytics.identify(userId: String(repeating: "x", count: 300))
         analytics.track("after")
         await analytics.flush()
-        #expect(analytics.diagnostics.dropped[.invalidEvent] == 1)
+        #expect(analytics.statistics.dropped[.invalidEvent] == 1)
         #expect(memory.envelopes.map(\.userId) == [nil])
         #expect(store.load()?.userId == nil)
     }
@@ -180,9 +180,9 @@ struct RecordingSinkFailureTests {
         let analytics = AnalyticsClient(destinations: [RecordingDestination(sink: sink, source: "test")])
         analytics.track("lost_to_a_full_disk")
         await analytics.flush()
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["recording"]?.dropped == [.failed: 1])
-        let problem = try #require(diagnostics.recentProblems.first)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["recording"]?.dropped == [.failed: 1])
+        let problem = try #require(statistics.recentProblems.first)
         #expect(problem.code == .destinationFailed)
         #expect(problem.message.contains("Cannot write the recording"))
     }

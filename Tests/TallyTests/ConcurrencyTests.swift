@@ -18,7 +18,7 @@ struct ClientConcurrencyTests {
             state = LockedBox((0, [Int](repeating: 0, count: threads), 0))
         }
 
-        func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        func receive(_ envelope: Envelope, context: DestinationContext) throws {
             guard let thread = envelope.event.properties["thread"]?.intValue,
                 let index = envelope.event.properties["index"]?.intValue
             else { throw Problem(.vendorLimit, "unexpected event", outcome: .dropped) }
@@ -60,10 +60,10 @@ struct ClientConcurrencyTests {
             #expect(destination.outOfOrder == 0)
             #expect(destination.lastIndices == [Int](repeating: perThread, count: threads))
         }
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == total)
-        #expect(diagnostics.totalDropped == 0)
-        #expect(diagnostics.delivered == ["d0": total, "d1": total, "d2": total])
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == total)
+        #expect(statistics.totalDropped == 0)
+        #expect(statistics.delivered == ["d0": total, "d1": total, "d2": total])
     }
 
     @Test func identityConsentAndFlushCanBeCalledFromManyThreadsAtOnce() async {
@@ -80,21 +80,21 @@ struct ClientConcurrencyTests {
                         case 30: analytics.optOut()
                         case 31: analytics.optIn()
                         case 40: await analytics.flush()
-                        default: _ = analytics.diagnostics
+                        default: _ = analytics.statistics
                         }
                     }
                 }
             }
         }
         await analytics.flush()
-        let diagnostics = analytics.diagnostics
-        let memoryCounts = diagnostics.destinations["memory"]
+        let statistics = analytics.statistics
+        let memoryCounts = statistics.destinations["memory"]
         // Every event is accounted for: delivered, dropped at the caller while opted out, or dropped from a
         // queue by an opt-out.
         #expect(
-            (memoryCounts?.delivered ?? 0) + diagnostics.totalDropped + (memoryCounts?.dropped[.optedOut] ?? 0)
-                == diagnostics.tracked)
-        #expect(diagnostics.tracked == 8 * 500 + 8 * 5)
+            (memoryCounts?.delivered ?? 0) + statistics.totalDropped + (memoryCounts?.dropped[.optedOut] ?? 0)
+                == statistics.tracked)
+        #expect(statistics.tracked == 8 * 500 + 8 * 5)
         #expect(memory.count == memoryCounts?.delivered)
     }
 }

@@ -102,7 +102,7 @@ private final class QualityOfServiceProbe: Processor, Destination, @unchecked Se
         return .keep
     }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         lock.withLock { qualities["destination"] = Thread.current.qualityOfService }
     }
 }

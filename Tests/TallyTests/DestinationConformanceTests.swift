@@ -103,7 +103,7 @@ struct DestinationConformanceTests {
         struct Lossy: Destination {
             let inner = InMemoryDestination()
             var name: String { "lossy" }
-            func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+            func receive(_ envelope: Envelope, context: DestinationContext) throws {
                 struct Broken: Error {}
                 if envelope.event.name == "conformance_deep" { throw Broken() }
                 if let index = envelope.event.properties["index"]?.intValue, index % 10 == 9 { return }

@@ -63,7 +63,7 @@ struct DestinationResetTests {
     final class Sequence: Destination {
         let steps = LockedBox<[String]>([])
         var name: String { "sequence" }
-        func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        func receive(_ envelope: Envelope, context: DestinationContext) throws {
             steps.mutate { $0.append(envelope.event.subject) }
         }
         func reset() { steps.mutate { $0.append("<reset>") } }

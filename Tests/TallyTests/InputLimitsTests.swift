@@ -125,15 +125,15 @@ struct InputLimitsTests {
         await analytics.flush()
 
         #expect(memory.events == [Event("ok", ["bad": nil]), Event("ok")])
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 5)
-        #expect(diagnostics.dropped[.invalidEvent] == 3)
-        #expect(diagnostics.delivered["memory"] == 2)
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 5)
+        #expect(statistics.dropped[.invalidEvent] == 3)
+        #expect(statistics.delivered["memory"] == 2)
         #expect(
             reported.value.map(\.code) == [
                 .emptyName, .nameTooLong, .nonFiniteNumber, .invalidName, .invalidPropertyKey,
             ])
-        #expect(diagnostics.recentProblems == reported.value)
+        #expect(statistics.recentProblems == reported.value)
     }
 }
 

@@ -16,10 +16,10 @@ struct LifecycleTests {
         await analytics.flush()
         await analytics.shutdown()
         #expect(memory.count == 1)
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 3)
-        #expect(diagnostics.dropped == [.afterShutdown: 2])
-        let problem = try #require(diagnostics.recentProblems.only)
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 3)
+        #expect(statistics.dropped == [.afterShutdown: 2])
+        let problem = try #require(statistics.recentProblems.only)
         #expect(problem.code == .trackedAfterShutdown)
         #expect(problem.eventName == "after")
     }
@@ -36,7 +36,7 @@ struct LifecycleTests {
         analytics.track("in again")
         await analytics.flush()
         #expect(memory.events.map(\.name) == ["in", "in again"])
-        #expect(analytics.diagnostics.dropped[.optedOut] == 1)
+        #expect(analytics.statistics.dropped[.optedOut] == 1)
     }
 
     @Test func optingOutStopsEventsAlreadyQueued() async {
@@ -55,10 +55,10 @@ struct LifecycleTests {
 
         // The event the gate was already receiving completes; queued ones never arrive.
         #expect(gate.events.map(\.name) == ["being delivered", "after opting in again"])
-        #expect(analytics.diagnostics.destinations["gate"]?.dropped == [.optedOut: 2])
+        #expect(analytics.statistics.destinations["gate"]?.dropped == [.optedOut: 2])
         // The other destination may have received the queued events before the opt-out; either way every
         // event is accounted for.
-        let counts = analytics.diagnostics.destinations["other"]
+        let counts = analytics.statistics.destinations["other"]
         #expect((counts?.delivered ?? 0) + (counts?.dropped[.optedOut] ?? 0) == 4)
     }
 

@@ -97,6 +97,6 @@ struct NameRulesTests {
         analytics.identify(userId: "user\u{200B}")
         await analytics.flush()
         #expect(analytics.identity.userId == nil)
-        #expect(analytics.diagnostics.dropped[.invalidEvent] == 1)
+        #expect(analytics.statistics.dropped[.invalidEvent] == 1)
     }
 }

@@ -245,7 +245,7 @@ struct NestingTests {
         let destination = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
         let ((thrown, problems), used) = await Self.withDeepValue { value -> (Bool, [Problem]) in
             let problems = Locked<[Problem]>([])
-            let context = DeliveryContext(destination: "recording") { problem in
+            let context = DestinationContext(destination: "recording") { problem in
                 problems.withLock { $0.append(problem) }
             }
             let envelope = Envelope(

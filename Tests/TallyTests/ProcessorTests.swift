@@ -56,7 +56,7 @@ struct ProcessorTests {
         await analytics.flush()
         #expect(memory.events.map(\.name) == ["kept"])
         #expect(
-            analytics.diagnostics.dropped == [.filtered(by: "filter_names"): 1, .filtered(by: "no_screens"): 1])
+            analytics.statistics.dropped == [.filtered(by: "filter_names"): 1, .filtered(by: "no_screens"): 1])
     }
 
     @Test func redactionByKeyReachesNestedValuesAndContext() throws {
@@ -120,10 +120,10 @@ struct ProcessorTests {
         await analytics.flush()
         #expect(firebase.events.map(\.name) == ["purchase", "browse"])
         #expect(console.events == [Event("browse"), .identify(userId: "u1")])
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["firebase"]?.routedAway == 1)
-        #expect(diagnostics.destinations["console"]?.routedAway == 1)
-        #expect(diagnostics.totalDropped == 0)
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["firebase"]?.routedAway == 1)
+        #expect(statistics.destinations["console"]?.routedAway == 1)
+        #expect(statistics.totalDropped == 0)
     }
 
     @Test func overlappingRoutesIntersect() {

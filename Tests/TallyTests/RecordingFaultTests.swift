@@ -103,10 +103,10 @@ struct RecordingFaultTests {
     }
 
     /// Two clients record into one file on a 1 MiB tmpfs until it is full. Whatever fails, each client's
-    /// Diagnostics counts exactly the records of its own that the file holds, no line is a fragment, and the
+    /// Statistics counts exactly the records of its own that the file holds, no line is a fragment, and the
     /// records of one client are never removed by the other's failed writes.
     @Test(.enabled(if: SmallFileSystem.isAvailable, "needs Linux and root to mount a tmpfs"))
-    func aFullDiskLosesOnlyTheFailedEventsAndDiagnosticsMatchTheFile() async throws {
+    func aFullDiskLosesOnlyTheFailedEventsAndStatisticsMatchTheFile() async throws {
         let disk = try SmallFileSystem(bytes: 1 << 20)
         let url = disk.file("shared.jsonl")
         let clients = try (0..<2).map { index in
@@ -128,11 +128,11 @@ struct RecordingFaultTests {
         #expect(!file.incompleteTail)
         var totalFailed = 0
         for (index, client) in clients.enumerated() {
-            let diagnostics = client.diagnostics
+            let statistics = client.statistics
             let held = file.records.filter { $0.source == "client-\(index)" }.count
-            #expect(diagnostics.delivered["recording"] == held)
-            totalFailed += diagnostics.destinations["recording"]?.dropped[.failed] ?? 0
-            #expect(held + (diagnostics.destinations["recording"]?.dropped[.failed] ?? 0) == 600)
+            #expect(statistics.delivered["recording"] == held)
+            totalFailed += statistics.destinations["recording"]?.dropped[.failed] ?? 0
+            #expect(held + (statistics.destinations["recording"]?.dropped[.failed] ?? 0) == 600)
         }
         #expect(totalFailed > 0, "the disk never filled up: the test proved nothing")
         #expect(file.records.count > 0)

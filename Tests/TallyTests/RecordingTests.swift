@@ -206,7 +206,7 @@ struct RecordingDestinationTests {
         let url = folder.file("deep.jsonl")
         let destination = RecordingDestination(sink: try FileRecordingSink(url: url), source: "test")
         let problems = LockedBox<[Problem]>([])
-        let context = DeliveryContext(destination: "recording") { problem in problems.mutate { $0.append(problem) } }
+        let context = DestinationContext(destination: "recording") { problem in problems.mutate { $0.append(problem) } }
         var envelope = Envelope(
             event: Event("deep", ["ok": nested(64), "cut": nested(65)]), messageId: MessageID(prefix: 1, sequence: 1),
             timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")

@@ -19,7 +19,7 @@ struct UnsynchronisedSDKDestination: Destination {
     let name = "unsynchronised"
     let sdk: VendorClient<UnsynchronisedSDK>
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         sdk.client.log(envelope.event.name)
     }
 }

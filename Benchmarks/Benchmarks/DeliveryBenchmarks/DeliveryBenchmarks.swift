@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // The same client (the two processors of ClientBenchmarks), one destination each. Each iteration tracks a
     // burst of 1,000 events into queues that hold 2,000, then flushes outside the measured region.
-    for attached in ["no-op destination (reference)", "HTTPDestination"] {
+    for attached in ["no-op destination (reference)", "SegmentAPIDestination"] {
         Benchmark("track: caller cost, \(attached)") { benchmark, fixture in
             let analytics = fixture.analytics
             let cpu = ThreadCPUTime.now()
@@ -43,7 +43,7 @@ let benchmarks: @Sendable () -> Void = {
             await analytics.flush()
             fixture.check(benchmark)
         } setup: {
-            try DeliveryFixture(http: attached == "HTTPDestination", capacity: 2 * burst.rawValue)
+            try DeliveryFixture(http: attached == "SegmentAPIDestination", capacity: 2 * burst.rawValue)
         }
     }
 
@@ -60,9 +60,9 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark, envelopes in
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let destination = HTTPDestination(configuration: DeliveryFixture.configuration(folder, failing: true))
+        let destination = SegmentAPIDestination(configuration: DeliveryFixture.configuration(folder, failing: true))
         defer { destination.close() }
-        let context = DeliveryContext(destination: "http") { _ in }
+        let context = DestinationContext(destination: "http") { _ in }
         let start = ContinuousClock.now
         for envelope in envelopes { try destination.receive(envelope, context: context) }
         destination.flush()
@@ -146,11 +146,11 @@ private func perSecond(_ count: Int, in duration: Duration) -> Int {
     return Int((Double(count) / seconds).rounded())
 }
 
-/// A client with one destination: a counting no-op, or an HTTPDestination on a fresh database.
+/// A client with one destination: a counting no-op, or an SegmentAPIDestination on a fresh database.
 final class DeliveryFixture: Sendable {
     let analytics: AnalyticsClient
     let counting: CountingDestination?
-    let http: HTTPDestination?
+    let http: SegmentAPIDestination?
     private let folder: TemporaryFolder?
 
     init(http: Bool, capacity: Int, folder: TemporaryFolder? = nil, failing: Bool = false, block: Bool = false) throws {
@@ -159,7 +159,7 @@ final class DeliveryFixture: Sendable {
         if http {
             let folder = try folder ?? TemporaryFolder()
             self.folder = folder
-            let delivery = HTTPDestination(configuration: Self.configuration(folder, failing: failing))
+            let delivery = SegmentAPIDestination(configuration: Self.configuration(folder, failing: failing))
             self.http = delivery
             self.counting = nil
             destination = delivery
@@ -182,8 +182,8 @@ final class DeliveryFixture: Sendable {
 
     static func database(_ folder: TemporaryFolder) -> URL { folder.url.appendingPathComponent("queue.sqlite") }
 
-    static func configuration(_ folder: TemporaryFolder, failing: Bool) -> HTTPDestination.Configuration {
-        HTTPDestination.Configuration(
+    static func configuration(_ folder: TemporaryFolder, failing: Bool) -> SegmentAPIDestination.Configuration {
+        SegmentAPIDestination.Configuration(
             endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "benchmark", database: database(folder),
             maximumQueuedEvents: 1_000_000, maximumQueuedBytes: 1_000_000_000, flushAt: failing ? 1_000_000_000 : 20,
             transport: HTTPTransport { _ in
@@ -207,8 +207,8 @@ final class DeliveryFixture: Sendable {
     static func payloads(_ count: Int) throws -> [Data] {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let destination = HTTPDestination(configuration: configuration(folder, failing: true))
-        let context = DeliveryContext(destination: "http") { _ in }
+        let destination = SegmentAPIDestination(configuration: configuration(folder, failing: true))
+        let context = DestinationContext(destination: "http") { _ in }
         for envelope in envelopes(count) { try destination.receive(envelope, context: context) }
         destination.flush()
         destination.close()
@@ -219,10 +219,10 @@ final class DeliveryFixture: Sendable {
 
     /// Stops the run if the client dropped anything: the figure would flatter it.
     func check(_ benchmark: Benchmark) {
-        let diagnostics = analytics.diagnostics
-        let stats = diagnostics.destinations["http"] ?? DestinationDiagnostics()
-        if diagnostics.totalDropped != 0 || !stats.dropped.isEmpty || stats.delivered != diagnostics.tracked {
-            fatalError("\(benchmark.name): the client dropped events: \(diagnostics)")
+        let statistics = analytics.statistics
+        let stats = statistics.destinations["http"] ?? DestinationStatistics()
+        if statistics.totalDropped != 0 || !stats.dropped.isEmpty || stats.delivered != statistics.tracked {
+            fatalError("\(benchmark.name): the client dropped events: \(statistics)")
         }
     }
 }

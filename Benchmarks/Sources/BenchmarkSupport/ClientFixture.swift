@@ -50,17 +50,17 @@ public final class ClientFixture: Sendable {
     /// Nil when every tracked event reached every destination with nothing dropped anywhere; otherwise what
     /// went wrong. Exact only after `flush()`.
     public func deliveryFailure() -> String? {
-        let diagnostics = analytics.diagnostics
-        if diagnostics.totalDropped != 0 {
-            return "The client dropped \(diagnostics.totalDropped) event(s): \(diagnostics.dropped)"
+        let statistics = analytics.statistics
+        if statistics.totalDropped != 0 {
+            return "The client dropped \(statistics.totalDropped) event(s): \(statistics.dropped)"
         }
         for destination in destinations {
-            let stats = diagnostics.destinations[destination.name] ?? DestinationDiagnostics()
+            let stats = statistics.destinations[destination.name] ?? DestinationStatistics()
             if !stats.dropped.isEmpty {
                 return "Destination \(destination.name) dropped events: \(stats.dropped)"
             }
-            if stats.delivered != diagnostics.tracked || destination.count != diagnostics.tracked {
-                return "Destination \(destination.name) received \(destination.count) of \(diagnostics.tracked) events"
+            if stats.delivered != statistics.tracked || destination.count != statistics.tracked {
+                return "Destination \(destination.name) received \(destination.count) of \(statistics.tracked) events"
             }
         }
         return nil

@@ -16,7 +16,7 @@ public final class CountingDestination: Destination {
     /// Creates a destination called `name`.
     public init(name: String) { self.name = name }
 
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let count = received.wrappingAdd(1, ordering: .relaxed).newValue
         if count == target.load(ordering: .relaxed) { reached.signal() }
     }

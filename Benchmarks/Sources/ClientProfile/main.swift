@@ -60,7 +60,7 @@ default:
     // valgrind 3.19 here, and a `Task` started from synchronous top-level code runs on the main actor, which
     // this thread would be blocking while it waits.
     for destination in fixture.destinations { destination.waitForCount(count) }
-    let dropped = fixture.analytics.diagnostics.totalDropped
+    let dropped = fixture.analytics.statistics.totalDropped
     if dropped != 0 {
         print("error: the client dropped \(dropped) events")
         exit(1)

@@ -3,7 +3,7 @@ import Foundation
 import Tally
 import TallyDelivery
 
-// The caller's cost of `track` with an HTTPDestination attached against a no-op destination, for callgrind:
+// The caller's cost of `track` with an SegmentAPIDestination attached against a no-op destination, for callgrind:
 // instruction counts hold on a loaded machine where the benchmark's time wobbles. The client is the one of
 // DeliveryBenchmarks (the two processors, one destination, queues that hold every event); the HTTP destination
 // posts to an in-process transport that answers 200. Only `trackAll` is counted, on the caller's thread:
@@ -25,10 +25,10 @@ try FileManager.default.createDirectory(at: folder, withIntermediateDirectories:
 defer { try? FileManager.default.removeItem(at: folder) }
 
 let counting = CountingDestination(name: "http")
-let delivery: HTTPDestination? =
+let delivery: SegmentAPIDestination? =
     http
-    ? HTTPDestination(
-        configuration: HTTPDestination.Configuration(
+    ? SegmentAPIDestination(
+        configuration: SegmentAPIDestination.Configuration(
             endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "profile",
             database: folder.appendingPathComponent("queue.sqlite"), maximumQueuedEvents: 1_000_000,
             maximumQueuedBytes: 1_000_000_000, flushAt: 20,
@@ -60,16 +60,16 @@ trackAll(analytics, from: warmup, count: count)
 
 // Waits on the counters rather than `await flush()`, which crashed valgrind 3.19 at the top level (see
 // ClientProfile).
-func delivered() -> Int { analytics.diagnostics.destinations["http"]?.delivered ?? 0 }
-while delivered() + analytics.diagnostics.totalDropped < count + warmup {
+func delivered() -> Int { analytics.statistics.destinations["http"]?.delivered ?? 0 }
+while delivered() + analytics.statistics.totalDropped < count + warmup {
     usleep(1_000)
 }
 delivery?.flush()
-let diagnostics = analytics.diagnostics
+let statistics = analytics.statistics
 let committed = delivery?.statistics.committed ?? counting.count
-print("\(http ? "HTTPDestination" : "no-op destination"): \(count) events tracked, \(committed) received")
-if diagnostics.totalDropped != 0 || committed != count + warmup {
-    print("error: the client dropped events: \(diagnostics)")
+print("\(http ? "SegmentAPIDestination" : "no-op destination"): \(count) events tracked, \(committed) received")
+if statistics.totalDropped != 0 || committed != count + warmup {
+    print("error: the client dropped events: \(statistics)")
     exit(1)
 }
 delivery?.close()

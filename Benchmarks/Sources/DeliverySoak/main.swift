@@ -1,5 +1,5 @@
 // The kill -9 soak of TallyDelivery: a sender process (this executable, re-run as `sender`) tracks numbered
-// events into an HTTPDestination posting to a local batch server (Tests/TallyDeliveryTests/Fixtures/
+// events into an SegmentAPIDestination posting to a local batch server (Tests/TallyDeliveryTests/Fixtures/
 // batch_server.py, on 127.0.0.1, failing one request in twenty), and is killed with SIGKILL at a random point,
 // then restarted on the same database, as many times as asked (default 1,000). Then a last sender drains the
 // queue and the soak checks what the server received: every event a sender had committed arrived, no batch
@@ -17,14 +17,14 @@ let arguments = CommandLine.arguments
 // MARK: The sender
 
 if arguments.count >= 5, arguments[1] == "sender" {
-    var configuration = HTTPDestination.Configuration(
+    var configuration = SegmentAPIDestination.Configuration(
         endpoint: URL(string: arguments[3])!, writeKey: "soak", database: URL(fileURLWithPath: arguments[2]),
         requestTimeout: 5)
     configuration.retry.baseDelay = 0.05
     configuration.retry.maximumDelay = 0.2
     // No back-off while draining (a flush during one returns at once): each flush makes one attempt.
     if arguments[4] == "drain" { configuration.retry.baseDelay = 0 }
-    let destination = HTTPDestination(configuration: configuration)
+    let destination = SegmentAPIDestination(configuration: configuration)
     if arguments[4] == "drain" {
         var rounds = 0
         while destination.statistics.queuedEvents > 0 && rounds < 200 {

@@ -1,4 +1,4 @@
-/// Every count ``Diagnostics`` reports, and the problems.
+/// Every count ``Statistics`` reports, and the problems.
 ///
 /// Each stage counts in its own ledger, behind its own lock, so that no stage waits for another: the
 /// callers and the worker in the intake ledger (events dropped before the destinations), each destination's
@@ -37,8 +37,8 @@ final class Accounting: Sendable {
     /// The counts now.
     ///
     /// - Parameter accepted: the events the client's queue has accepted so far.
-    func snapshot(accepted: Int) -> Diagnostics {
-        var snapshot = Diagnostics()
+    func snapshot(accepted: Int) -> Statistics {
+        var snapshot = Statistics()
         intake.withLock { intake in
             snapshot.tracked = accepted + intake.refused.values.reduce(0, +)
             snapshot.dropped = intake.refused.merging(intake.dropped, uniquingKeysWith: +)
@@ -65,7 +65,7 @@ final class DestinationLedger: Sendable {
     let name: String
 
     private struct State {
-        var counts = DestinationDiagnostics()
+        var counts = DestinationStatistics()
         /// Events handed to the lane's queue.
         var received = 0
         /// Events settled at the lane: delivered, or dropped there.
@@ -113,7 +113,7 @@ final class DestinationLedger: Sendable {
     }
 
     /// Events the destination had taken and dropped afterwards
-    /// (``DeliveryContext/reportDropped(_:reason:problem:)``), from any thread.
+    /// (``DestinationContext/reportDropped(_:reason:problem:)``), from any thread.
     func droppedAfterDelivery(_ count: Int, _ reason: DropReason) {
         state.withLock { $0.counts.droppedAfterDelivery[reason, default: 0] += count }
     }
@@ -122,7 +122,7 @@ final class DestinationLedger: Sendable {
     var held: Int { state.withLock { $0.received - $0.settled } }
 
     /// The destination's counts now.
-    var counts: DestinationDiagnostics { state.withLock { $0.counts } }
+    var counts: DestinationStatistics { state.withLock { $0.counts } }
 
     @inline(__always)
     private static func record(_ outcome: Outcome, in state: inout State) {

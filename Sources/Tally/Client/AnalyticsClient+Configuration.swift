@@ -26,7 +26,7 @@ extension AnalyticsClient {
         /// causes. `track` never waits for room here, even under ``Buffering/OverflowPolicy/block``: when the
         /// queue is full the event is dropped and counted under ``DropReason/bufferFull``.
         public var onProblem: (@Sendable (Problem) -> Void)?
-        /// How many recent problems ``Diagnostics/recentProblems`` keeps. Default: 100.
+        /// How many recent problems ``Statistics/recentProblems`` keeps. Default: 100.
         public var problemHistoryLimit: Int
         /// ``flushTimeout`` in nanoseconds, stored without `Duration`, which iOS 15 lacks.
         var flushTimeoutNanoseconds: Int64? = 30_000_000_000

@@ -28,7 +28,7 @@ import Foundation
 /// under ``DropReason/afterShutdown``. Deadlines run on ``Configuration/clock``, 30 seconds by default
 /// (``Configuration/flushTimeout``).
 ///
-/// Nothing is dropped silently: every drop has a ``DropReason`` counted in ``diagnostics``, and every
+/// Nothing is dropped silently: every drop has a ``DropReason`` counted in ``statistics``, and every
 /// rule broken is reported as a ``Problem``. Events tracked from the client's own threads or from
 /// ``Configuration/onProblem`` are marked as feedback (``Envelope/Origin``), and what they cause tracks
 /// nothing more, so no loop through the client runs away.
@@ -169,10 +169,10 @@ public final class AnalyticsClient: AnalyticsTracking {
         return { try await Configuration.sleep(on: clock, for: timeout) }
     }
 
-    // MARK: Diagnostics
+    // MARK: Statistics
 
     /// A snapshot of the counts and recent problems. Exact after ``flush()``.
-    public var diagnostics: Diagnostics { pipeline.diagnostics }
+    public var statistics: Statistics { pipeline.statistics }
 
     /// The names of the destinations, in order, after de-duplication.
     public var destinationNames: [String] { pipeline.destinationNames }

@@ -25,7 +25,7 @@ final class DestinationLane: @unchecked Sendable {
     /// Its counts.
     let ledger: DestinationLedger
     private let destination: any Destination
-    private let context: DeliveryContext
+    private let context: DestinationContext
     private let queue: BoundedQueue<LaneChunk>
     private let problems: ProblemLog
     /// Whether the lane's thread has ended, and who waits for it to.
@@ -41,7 +41,7 @@ final class DestinationLane: @unchecked Sendable {
         self.ledger = ledger
         self.problems = problems
         self.queue = BoundedQueue(capacity: buffering.capacity, policy: buffering.whenFull, reserve: 16)
-        self.context = DeliveryContext(
+        self.context = DestinationContext(
             destination: ledger.name, report: { problems.report($0, depth: FeedbackDepth.current) },
             countDropped: { [ledger] count, reason in ledger.droppedAfterDelivery(count, reason) })
         let thread = Thread { [self] in self.run() }

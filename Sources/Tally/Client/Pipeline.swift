@@ -370,7 +370,7 @@ final class Pipeline: @unchecked Sendable {
     /// Lets the worker hand on what is queued, then stop its lanes and exit.
     func stop() { queue.close() }
 
-    // MARK: Diagnostics
+    // MARK: Statistics
 
-    var diagnostics: Diagnostics { accounting.snapshot(accepted: queue.acceptedCount) }
+    var statistics: Statistics { accounting.snapshot(accepted: queue.acceptedCount) }
 }

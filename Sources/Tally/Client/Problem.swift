@@ -1,7 +1,7 @@
 /// Something the client noticed about an event: bad input it sanitized or rejected, a vendor limit, a
 /// destination that failed, an event it had to drop.
 ///
-/// Problems reach the app through ``AnalyticsClient/Configuration/onProblem`` and ``Diagnostics/recentProblems``,
+/// Problems reach the app through ``AnalyticsClient/Configuration/onProblem`` and ``Statistics/recentProblems``,
 /// and tests read them the same way. A destination may also throw a `Problem` from
 /// ``Destination/receive(_:context:)`` to reject an event by rule; it is then counted as rejected, not
 /// failed.

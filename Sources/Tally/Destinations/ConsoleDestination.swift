@@ -47,7 +47,7 @@ public struct ConsoleDestination: Destination {
         self.init(name: name, prefix: prefix, write: write, flushOutput: nil)
     }
 
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         write(Self.line(for: envelope.event, prefix: prefix))
     }
 

@@ -10,20 +10,20 @@
 /// - Throw ``Problem`` to reject an event by rule (counted as rejected); throw any other error when
 ///   delivery failed (counted as failed). Either way the client reports it and carries on. Events are not
 ///   retried.
-/// - Report a change you made to respect a limit with ``DeliveryContext/report(_:)``, then deliver.
+/// - Report a change you made to respect a limit with ``DestinationContext/report(_:)``, then deliver.
 /// - ``flush()`` runs when the app calls ``AnalyticsClient/flush()``, after every earlier event was received;
 ///   ``reset()`` runs, in order with the events, when the app calls ``AnalyticsClient/reset()``.
 ///
 /// ```swift
 /// struct PrintDestination: Destination {
 ///     var name: String { "print" }
-///     func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+///     func receive(_ envelope: Envelope, context: DestinationContext) throws {
 ///         print(envelope.event)
 ///     }
 /// }
 /// ```
 public protocol Destination: Sendable {
-    /// A short name, unique within a client, used by routing and diagnostics. Defaults to the type name.
+    /// A short name, unique within a client, used by routing and statistics. Defaults to the type name.
     var name: String { get }
 
     /// Delivers one event.
@@ -32,7 +32,7 @@ public protocol Destination: Sendable {
     ///   - envelope: the event and what the client added to it.
     ///   - context: where to report problems for this delivery.
     /// - Throws: ``Problem`` to reject the event by rule, any other error when delivery failed.
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws
+    func receive(_ envelope: Envelope, context: DestinationContext) throws
 
     /// Pushes out anything the destination buffers. Called on the destination's thread by
     /// ``AnalyticsClient/flush()`` after every earlier event was received. The default does nothing.
@@ -51,7 +51,7 @@ extension Destination {
 }
 
 /// What a destination can use while it receives an event.
-public struct DeliveryContext: Sendable {
+public struct DestinationContext: Sendable {
     /// The destination's name in this client (after de-duplication).
     public let destination: String
     private let reporter: @Sendable (Problem) -> Void
@@ -80,7 +80,7 @@ public struct DeliveryContext: Sendable {
     ///
     /// A destination that queues events and sends them later (such as an HTTP destination with a durable
     /// queue) calls it from any thread, at any time after a ``Destination/receive(_:context:)``, keeping the
-    /// context it was given. The client counts the events under ``DestinationDiagnostics/droppedAfterDelivery``
+    /// context it was given. The client counts the events under ``DestinationStatistics/droppedAfterDelivery``
     /// and reports `problem` (its ``Problem/outcome`` becomes ``Problem/Outcome/dropped``).
     ///
     /// ```swift

@@ -17,7 +17,7 @@
 ///
 ///     init(client: HippoAnalyticsClient) { hippo = VendorClient(client) }
 ///
-///     func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+///     func receive(_ envelope: Envelope, context: DestinationContext) throws {
 ///         let event = envelope.event
 ///         hippo.client.logEvent(named: event.name, properties: event.properties.foundationValue)
 ///     }

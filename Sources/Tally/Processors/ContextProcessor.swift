@@ -45,7 +45,8 @@ extension Processor where Self == ContextProcessor {
 
 /// Facts about this library.
 public enum TallyLibrary {
-    /// This library's version.
+    /// This library's version: the one `context.library` carries (``ContextProcessor``, TallyDelivery's
+    /// messages) and TallyDelivery's `User-Agent` names.
     public static let version = "0.1.0"
 
     /// The version of the operating system running, as major.minor.patch: `17.4.0` (not the text of

@@ -17,7 +17,7 @@
 /// Built-ins are available as static members: `.context(_:)`, `.superProperties(_:)`, `.filter(...)`,
 /// `.redact(...)`, `.sample(...)` and `.route(...)`.
 public protocol Processor: Sendable {
-    /// A short name used in diagnostics, for example in ``DropReason/filtered(by:)``. Defaults to the type
+    /// A short name used in statistics, for example in ``DropReason/filtered(by:)``. Defaults to the type
     /// name.
     var name: String { get }
 
@@ -79,6 +79,6 @@ public struct ProcessingContext: Sendable {
     }
 
     /// Reports a problem with the event being processed: it reaches ``AnalyticsClient/Configuration/onProblem``
-    /// and ``Diagnostics/recentProblems``.
+    /// and ``Statistics/recentProblems``.
     public func report(_ problem: Problem) { reporter(problem) }
 }

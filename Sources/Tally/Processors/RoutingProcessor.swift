@@ -5,7 +5,7 @@
 /// .route(kinds: [.identify], to: ["mixpanel", "segment"])
 /// ```
 ///
-/// Routed events are counted as ``DestinationDiagnostics/routedAway`` at the destinations they skip. When
+/// Routed events are counted as ``DestinationStatistics/routedAway`` at the destinations they skip. When
 /// several routes match, an event goes to the destinations they have in common.
 public struct RoutingProcessor: Processor {
     /// The destinations matching events may reach.

@@ -42,7 +42,7 @@ public struct RecordingDestination: Destination {
     /// first path cut, after the record is written.
     ///
     /// - Throws: what the sink throws; the client then counts the event as failed for this destination.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let record = Record(envelope: envelope, source: source)
         let (line, cut) = record.encodedLine()
         try sink.write(record, line: line)

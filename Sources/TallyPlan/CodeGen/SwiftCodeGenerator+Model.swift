@@ -81,7 +81,7 @@ extension SwiftCodeGenerator {
         let schemas = Dictionary(
             event.properties.map { ($0.key.string, $0.value) }, uniquingKeysWith: { first, _ in first })
         // An event's properties are a [String: PropertyValue], which cannot hold two names that differ only in
-        // Unicode normalization; the first in code point order is generated (plan lint warns about the pair).
+        // Unicode normalization; the first in code point order is generated (tally lint warns about the pair).
         var generated: Set<String> = []
         let names = event.properties.keys.sorted().map(\.string).filter { generated.insert($0).inserted }
         let constants = names.compactMap { name in

@@ -95,7 +95,7 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The text is not UTF-8, or not a YAML or JSON document (exit code 65).
         case syntax
         /// The document is not a valid plan: a missing field, a bad keyword value, a duplicate event (exit
-        /// code 65 for `tally gen`, 1 for `tally plan lint`).
+        /// code 65 for `tally gen`, 1 for `tally lint`).
         case invalidPlan
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Most code calls ``TrackingPlan/init(contentsOf:allowingUncheckedKeywords:)``, which throws on the first
 /// load that has errors.
 /// `PlanLoader` is for tools that want everything: the plan when it is usable, and every error and
-/// warning either way, as `tally plan lint` prints them.
+/// warning either way, as `tally lint` prints them.
 ///
 /// ```swift
 /// let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
@@ -109,7 +109,7 @@ public struct PlanLoadResult: Sendable, Hashable {
 extension TrackingPlan {
     /// Loads a plan from a YAML or JSON file.
     ///
-    /// Warnings are ignored here; use ``PlanLoader/load(contentsOf:displayName:)`` or `tally plan lint`
+    /// Warnings are ignored here; use ``PlanLoader/load(contentsOf:displayName:)`` or `tally lint`
     /// to see them. A plan with keywords Tally does not check (`$ref`, `anyOf`, a misspelt `minLenght`, an
     /// unknown `format`) is refused, since validating against it would pass events that break them.
     ///

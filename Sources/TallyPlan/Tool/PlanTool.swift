@@ -38,9 +38,9 @@ package enum ToolExitCode {
     }
 }
 
-/// The work behind `tally plan lint` and `tally gen`, as pure functions of their inputs.
+/// The work behind `tally lint` and `tally gen`, as pure functions of their inputs.
 package enum PlanTool {
-    /// `tally plan lint PLAN`: every finding as `file:line:column: error|warning: message`, then a summary.
+    /// `tally lint PLAN`: every finding as `file:line:column: error|warning: message`, then a summary.
     ///
     /// Exit codes: 0 no errors (warnings allowed unless `warningsAsErrors`), 1 errors in the plan, 65 not a
     /// YAML or JSON document, 66 missing or unreadable file.

@@ -24,7 +24,7 @@ import Tally
 ///
 /// ## Where problems go
 /// Run by a client, the processor reports through the client's `ProcessingContext`: problems reach
-/// `AnalyticsClient.Configuration.onProblem` and `Diagnostics.recentProblems` like the client's own. An optional
+/// `AnalyticsClient.Configuration.onProblem` and `Statistics.recentProblems` like the client's own. An optional
 /// `reporter` gets them too, and is the only destination when ``process(_:reportingTo:)`` is called directly.
 ///
 /// ## Failing in tests

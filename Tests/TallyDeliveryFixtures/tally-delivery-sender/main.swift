@@ -1,4 +1,4 @@
-// A sender for the kill -9 tests: tracks numbered events into an HTTPDestination and prints its progress.
+// A sender for the kill -9 tests: tracks numbered events into an SegmentAPIDestination and prints its progress.
 //
 //     tally-delivery-sender <database> <endpoint> <run> <events>   # track events 1...<events> of run <run>
 //     tally-delivery-sender <database> <endpoint> drain            # send what the queue holds, then exit
@@ -21,7 +21,7 @@ guard arguments.count >= 4, let endpoint = URL(string: arguments[2]) else {
     exit(2)
 }
 let draining = arguments[3] == "drain"
-var configuration = HTTPDestination.Configuration(
+var configuration = SegmentAPIDestination.Configuration(
     endpoint: endpoint, writeKey: "kill-test", database: URL(fileURLWithPath: arguments[1]), flushAt: 20,
     requestTimeout: 5)
 configuration.retry.baseDelay = 0.05
@@ -30,7 +30,7 @@ configuration.retry.maximumDelay = 0.2
 // would have to wait the back-off out.
 if draining { configuration.retry.baseDelay = 0 }
 configuration.onCommit = { committed in say("committed \(committed)") }
-let destination = HTTPDestination(configuration: configuration)
+let destination = SegmentAPIDestination(configuration: configuration)
 
 if draining {
     // Flush until the queue is empty. The drain retries without a back-off (set above), so each flush

@@ -12,15 +12,15 @@ final class Harness: Sendable {
     let folder: TemporaryFolder
     let reports = Reports()
     let commits = Commits()
-    let configuration: HTTPDestination.Configuration
+    let configuration: SegmentAPIDestination.Configuration
 
     init(
         _ script: [ScriptedTransport.Answer] = [], standing: ScriptedTransport.Answer? = nil, durable: Bool = false,
-        configure: (inout HTTPDestination.Configuration) -> Void = { _ in }
+        configure: (inout SegmentAPIDestination.Configuration) -> Void = { _ in }
     ) throws {
         transport = ScriptedTransport(script, standing: standing)
         folder = try TemporaryFolder()
-        var configuration = HTTPDestination.Configuration(
+        var configuration = SegmentAPIDestination.Configuration(
             endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "test-key",
             database: durable ? folder.file("queue.sqlite") : nil, flushAt: 1_000, transport: transport.transport,
             clock: clock.clock, now: { Date(timeIntervalSince1970: 1_790_000_000) })
@@ -33,20 +33,20 @@ final class Harness: Sendable {
     private let received = Locked(0)
 
     /// A new destination on this harness's configuration (and database). Close the previous one first.
-    func destination(name: String = "http") -> HTTPDestination {
+    func destination(name: String = "http") -> SegmentAPIDestination {
         commits.committed(0)
         received.withLock { $0 = 0 }
-        return HTTPDestination(configuration: configuration, name: name)
+        return SegmentAPIDestination(configuration: configuration, name: name)
     }
 
-    var context: DeliveryContext {
-        DeliveryContext(
+    var context: DestinationContext {
+        DestinationContext(
             destination: "http", report: { [reports] in reports.add($0) },
             countDropped: { [reports] in reports.drop($0, $1) })
     }
 
     /// Receives events numbered `numbers` (property `n`), with message ids of the same sequence.
-    func receive(_ numbers: ClosedRange<Int>, into destination: HTTPDestination, padding: Int = 0) throws {
+    func receive(_ numbers: ClosedRange<Int>, into destination: SegmentAPIDestination, padding: Int = 0) throws {
         for n in numbers {
             try destination.receive(envelope(n, padding: padding), context: context)
             received.withLock { $0 += 1 }
@@ -55,7 +55,7 @@ final class Harness: Sendable {
 
     /// Receives `numbers`, then waits until the writer committed them (counting from this destination's start).
     func receiveAndCommit(
-        _ numbers: ClosedRange<Int>, into destination: HTTPDestination, padding: Int = 0
+        _ numbers: ClosedRange<Int>, into destination: SegmentAPIDestination, padding: Int = 0
     ) async throws {
         try receive(numbers, into: destination, padding: padding)
         await commits.reach(received.current)
@@ -123,7 +123,7 @@ func onThread(_ body: @escaping @Sendable () -> Void) async {
     }
 }
 
-extension HTTPDestination {
+extension SegmentAPIDestination {
     /// `flush()` on a thread of its own.
     func flushed() async { await onThread { self.flush() } }
 }

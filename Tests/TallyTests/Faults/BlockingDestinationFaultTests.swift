@@ -3,7 +3,7 @@ import TallyTesting
 import Testing
 
 /// A destination stuck in `receive` or in its own `flush`: what the caller, the other destinations,
-/// `flush`, `shutdown` and `Diagnostics` do. Deadlines run on a `ManualClock`; nothing sleeps.
+/// `flush`, `shutdown` and `Statistics` do. Deadlines run on a `ManualClock`; nothing sleeps.
 struct BlockingDestinationFaultTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     struct Fixture {
@@ -53,14 +53,14 @@ struct BlockingDestinationFaultTests {
         #expect(result.unfinished["other"] ?? 0 == 0)
         #expect(result.queued == 0)
 
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 501)
-        #expect(diagnostics.destinations["other"]?.delivered == 501)
-        #expect(diagnostics.destinations["stuck"]?.delivered == 0)
-        #expect(diagnostics.destinations["stuck"]?.dropped == [.bufferFull: 400])
-        #expect(diagnostics.accounted(at: "other") == 501)
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 501)
+        #expect(statistics.destinations["other"]?.delivered == 501)
+        #expect(statistics.destinations["stuck"]?.delivered == 0)
+        #expect(statistics.destinations["stuck"]?.dropped == [.bufferFull: 400])
+        #expect(statistics.accounted(at: "other") == 501)
         // The stuck destination's held events are not accounted for yet: nothing is lost, it still has them.
-        #expect(diagnostics.accounted(at: "stuck") + 101 == 501)
+        #expect(statistics.accounted(at: "stuck") + 101 == 501)
         let stuck = try #require(fixture.problems.value.first { $0.code == .destinationStuck })
         #expect(stuck.destination == "stuck")
         #expect(stuck.message.contains("still holds 101 events"))
@@ -70,7 +70,7 @@ struct BlockingDestinationFaultTests {
         fixture.stuck.open()
         #expect(await analytics.flush(timeout: nil) == FlushResult(status: .completed))
         #expect(fixture.stuck.events.count == 101)
-        #expect(analytics.diagnostics.accounted(at: "stuck") == 501)
+        #expect(analytics.statistics.accounted(at: "stuck") == 501)
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -91,14 +91,14 @@ struct BlockingDestinationFaultTests {
         #expect(result.unfinished == ["stuck": 2])
 
         analytics.track("after")
-        #expect(analytics.diagnostics.dropped == [.afterShutdown: 1])
+        #expect(analytics.statistics.dropped == [.afterShutdown: 1])
         #expect(fixture.other.names == ["first", "second"])
 
         // Shutting down again waits for what the stuck destination still holds, once it returns.
         fixture.stuck.open()
         #expect(await analytics.shutdown(timeout: nil).isComplete)
         #expect(fixture.stuck.events.map(\.name) == ["first", "second"])
-        #expect(analytics.diagnostics.accounted(at: "stuck") == 3)
+        #expect(analytics.statistics.accounted(at: "stuck") == 3)
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -110,7 +110,7 @@ struct BlockingDestinationFaultTests {
         #expect(result.status == .timedOut)
         // Every event reached it; it is its own flush that does not return.
         #expect(result.unfinished == ["stuck": 0])
-        #expect(fixture.analytics.diagnostics.destinations["stuck"]?.delivered == 1)
+        #expect(fixture.analytics.statistics.destinations["stuck"]?.delivered == 1)
         fixture.stuck.open()
         #expect(await fixture.analytics.flush(timeout: nil).isComplete)
     }

@@ -21,7 +21,7 @@ final class BlockingDestination: Destination {
         self.blocksIn = blocksIn
     }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         if blocksIn == .receive { block() }
         var count = 0
         kept.mutate {
@@ -75,7 +75,7 @@ final class SleepingDestination: Destination {
         self.microseconds = milliseconds * 1000
     }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         if !hurried.value { usleep(microseconds) }
         received.mutate { $0 += 1 }
     }
@@ -95,7 +95,7 @@ final class KeepingDestination: Destination {
 
     init(name: String = "keeping") { self.name = name }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         var count = 0
         kept.mutate {
             $0.append(envelope)
@@ -122,15 +122,15 @@ final class ReentrantDestination: Destination, @unchecked Sendable {
     var client: AnalyticsClient?
     let name: String
     private let kept = LockedBox<[Envelope]>([])
-    private let seen = LockedBox<[Diagnostics]>([])
+    private let seen = LockedBox<[Statistics]>([])
 
     init(name: String = "reentrant") { self.name = name }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         kept.mutate { $0.append(envelope) }
         guard let client else { return }
-        let diagnostics = client.diagnostics
-        seen.mutate { $0.append(diagnostics) }
+        let statistics = client.statistics
+        seen.mutate { $0.append(statistics) }
         _ = client.identity
         client.track("received_\(envelope.event.name)")
     }

@@ -3,7 +3,7 @@ import TallyTestSupport
 import TallyTesting
 import Testing
 
-/// A destination that calls back into its own client from `receive`: it tracks, reads the diagnostics and
+/// A destination that calls back into its own client from `receive`: it tracks, reads the statistics and
 /// the identity, and shuts the client down. Nothing deadlocks; what it tracks is marked as feedback and
 /// cannot loop.
 struct ReentrantDestinationFaultTests {
@@ -23,11 +23,11 @@ struct ReentrantDestinationFaultTests {
         #expect(other.names == ["a", "b", "received_a", "received_b"])
         #expect(other.envelopes.map(\.origin) == [.app, .app, .feedback, .feedback])
         #expect(reentrant.diagnosticsSeen == 4)
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.tracked == 6)
-        #expect(diagnostics.dropped == [.feedbackLoop: 2])
-        #expect(diagnostics.recentProblems.map(\.code) == [.feedbackLoop])
-        for name in ["reentrant", "other"] { #expect(diagnostics.accounted(at: name) == 6) }
+        let statistics = analytics.statistics
+        #expect(statistics.tracked == 6)
+        #expect(statistics.dropped == [.feedbackLoop: 2])
+        #expect(statistics.recentProblems.map(\.code) == [.feedbackLoop])
+        for name in ["reentrant", "other"] { #expect(statistics.accounted(at: name) == 6) }
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -46,11 +46,11 @@ struct ReentrantDestinationFaultTests {
         }
         for _ in 0..<3 { await analytics.flush(timeout: nil) }
         reentrant.client = nil
-        let diagnostics = analytics.diagnostics
+        let statistics = analytics.statistics
         // Every ping arrived; each echo was delivered, dropped as the queue was full (the client's own
         // thread never waits for room) or dropped as a loop: all of them counted.
         #expect(reentrant.envelopes.filter { $0.event.name == "ping" }.count == 50)
-        #expect(diagnostics.accounted(at: "reentrant") == diagnostics.tracked)
+        #expect(statistics.accounted(at: "reentrant") == statistics.tracked)
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -63,7 +63,7 @@ struct ReentrantDestinationFaultTests {
         let result = await shuttingDown.result()
         #expect(result.isComplete)
         analytics.track("too late")
-        #expect(analytics.diagnostics.dropped == [.afterShutdown: 1])
+        #expect(analytics.statistics.dropped == [.afterShutdown: 1])
         shuttingDown.client.mutate { $0 = nil }
     }
 
@@ -73,7 +73,7 @@ struct ReentrantDestinationFaultTests {
         private let outcome = LockedBox<(result: FlushResult?, waiters: [CheckedContinuation<FlushResult, Never>])>(
             (nil, []))
 
-        func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+        func receive(_ envelope: Envelope, context: DestinationContext) throws {
             guard let analytics = client.value else { return }
             Task { [outcome] in
                 let result = await analytics.shutdown()

@@ -17,12 +17,12 @@ struct SleepingDestinationFaultTests {
         #expect(await analytics.flush(timeout: nil).isComplete)
 
         #expect(other.names.count == 200)
-        let diagnostics = analytics.diagnostics
-        let slowCounts = try #require(diagnostics.destinations["slow"])
+        let statistics = analytics.statistics
+        let slowCounts = try #require(statistics.destinations["slow"])
         #expect(slowCounts.delivered == slow.count)
         #expect(slowCounts.delivered + (slowCounts.dropped[.bufferFull] ?? 0) == 200)
-        #expect(diagnostics.accounted(at: "slow") == 200)
-        #expect(diagnostics.accounted(at: "other") == 200)
+        #expect(statistics.accounted(at: "slow") == 200)
+        #expect(statistics.accounted(at: "other") == 200)
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -53,7 +53,7 @@ struct SleepingDestinationFaultTests {
         clock.advance(by: .milliseconds(100))
         #expect(await stopped.status == .timedOut)
         analytics.track("after")
-        #expect(analytics.diagnostics.dropped == [.afterShutdown: 1])
-        #expect(analytics.diagnostics.recentProblems.filter { $0.code == .destinationStuck }.count == 2)
+        #expect(analytics.statistics.dropped == [.afterShutdown: 1])
+        #expect(analytics.statistics.recentProblems.filter { $0.code == .destinationStuck }.count == 2)
     }
 }

@@ -24,10 +24,10 @@ struct ThrowingDestinationFaultTests {
         #expect(other.names == ["good", "bad", "worse", "good"])
         #expect(rejecting.delivered.events.map(\.name) == ["good", "worse", "good"])
         #expect(failing.delivered.events.map(\.name) == ["good", "good"])
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics.destinations["rejecting"]?.dropped == [.rejected: 1])
-        #expect(diagnostics.destinations["failing"]?.dropped == [.failed: 2])
-        for name in ["rejecting", "failing", "other"] { #expect(diagnostics.accounted(at: name) == 4) }
+        let statistics = analytics.statistics
+        #expect(statistics.destinations["rejecting"]?.dropped == [.rejected: 1])
+        #expect(statistics.destinations["failing"]?.dropped == [.failed: 2])
+        for name in ["rejecting", "failing", "other"] { #expect(statistics.accounted(at: name) == 4) }
 
         let reported = problems.value
         #expect(
@@ -59,20 +59,20 @@ struct ThrowingDestinationFaultTests {
         analytics.track("checkout")
         // Each flush covers what was tracked before it; the feedback event is tracked during the first.
         for _ in 0..<3 { #expect(await analytics.flush(timeout: nil).isComplete) }
-        let settled = analytics.diagnostics
+        let settled = analytics.statistics
         for _ in 0..<3 { await analytics.flush(timeout: nil) }
         client.mutate { $0 = nil }
 
         // One app event in, one feedback event out: the failure of the feedback event tracks nothing more.
         #expect(kept.names == ["checkout", "analytics_problem"])
         #expect(kept.envelopes.map(\.origin) == [.app, .feedback])
-        let diagnostics = analytics.diagnostics
-        #expect(diagnostics == settled)
-        #expect(diagnostics.destinations["failing"]?.dropped == [.failed: 2])
+        let statistics = analytics.statistics
+        #expect(statistics == settled)
+        #expect(statistics.destinations["failing"]?.dropped == [.failed: 2])
         // What onProblem tracked about the feedback event's failure, and about the loop's own problem, was
         // dropped and counted.
-        #expect(diagnostics.dropped == [.feedbackLoop: 2])
-        #expect(diagnostics.tracked == 4)
-        #expect(diagnostics.recentProblems.map(\.code) == [.destinationFailed, .destinationFailed, .feedbackLoop])
+        #expect(statistics.dropped == [.feedbackLoop: 2])
+        #expect(statistics.tracked == 4)
+        #expect(statistics.recentProblems.map(\.code) == [.destinationFailed, .destinationFailed, .feedbackLoop])
     }
 }

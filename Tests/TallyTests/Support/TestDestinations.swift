@@ -12,7 +12,7 @@ final class GateDestination: Destination {
 
     init(name: String = "gate") { self.name = name }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         entered.signal()
         gate.wait()
         gate.signal()  // once open, stay open
@@ -41,7 +41,7 @@ struct ThrowingDestination: Destination {
     let error: any Error & Sendable
     let delivered = InMemoryDestination()
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         if failing.contains(envelope.event.name) { throw error }
         try delivered.receive(envelope, context: context)
     }
@@ -55,7 +55,7 @@ final class AwaitingDestination: Destination {
 
     init(name: String = "awaiting") { self.name = name }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         try storage.receive(envelope, context: context)
         waiters.update(count: storage.count)
     }

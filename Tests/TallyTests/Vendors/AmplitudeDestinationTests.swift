@@ -260,7 +260,7 @@ extension Vendors {
                 .reset,
                 .track(eventType: "browsing", eventProperties: nil, options: nil),
             ])
-            #expect(analytics.diagnostics.destinations["amplitude"]?.delivered == 2)
+            #expect(analytics.statistics.destinations["amplitude"]?.delivered == 2)
             await analytics.shutdown()
         }
 
@@ -271,13 +271,13 @@ extension Vendors {
             analytics.track("ordered", ["note": .string(Self.long)])
             await analytics.flush()
             spy.expectExactly([.track(eventType: "ordered", eventProperties: ["note": Self.cut], options: nil)])
-            let diagnostics = analytics.diagnostics
-            #expect(diagnostics.destinations["amplitude"]?.delivered == 1)
-            #expect(diagnostics.destinations["amplitude"]?.dropped == [:])
-            #expect(diagnostics.recentProblems.count == 1)
-            #expect(diagnostics.recentProblems.first?.code == .vendorLimit)
-            #expect(diagnostics.recentProblems.first?.destination == "amplitude")
-            #expect(diagnostics.recentProblems.first?.path == "/properties/note")
+            let statistics = analytics.statistics
+            #expect(statistics.destinations["amplitude"]?.delivered == 1)
+            #expect(statistics.destinations["amplitude"]?.dropped == [:])
+            #expect(statistics.recentProblems.count == 1)
+            #expect(statistics.recentProblems.first?.code == .vendorLimit)
+            #expect(statistics.recentProblems.first?.destination == "amplitude")
+            #expect(statistics.recentProblems.first?.path == "/properties/note")
             await analytics.shutdown()
         }
 

@@ -492,7 +492,7 @@ extension Vendors {
                 .setUserID(nil),
                 .logEvent("browsing", parameters: nil),
             ])
-            #expect(analytics.diagnostics.destinations["firebase"]?.delivered == 2)
+            #expect(analytics.statistics.destinations["firebase"]?.delivered == 2)
             await analytics.shutdown()
         }
 
@@ -513,11 +513,11 @@ extension Vendors {
                 .logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]),
                 .logEvent("screen_view", parameters: ["screen_name": "Menu"]),
             ])
-            let diagnostics = analytics.diagnostics
-            #expect(diagnostics.tracked == 3)
-            #expect(diagnostics.destinations["firebase"]?.delivered == 2)
-            #expect(diagnostics.destinations["firebase"]?.dropped == [.rejected: 1])
-            let problems = diagnostics.recentProblems
+            let statistics = analytics.statistics
+            #expect(statistics.tracked == 3)
+            #expect(statistics.destinations["firebase"]?.delivered == 2)
+            #expect(statistics.destinations["firebase"]?.dropped == [.rejected: 1])
+            let problems = statistics.recentProblems
             #expect(problems.count == 2)
             #expect(problems.allSatisfy { $0.code == .vendorLimit && $0.destination == "firebase" })
             #expect(problems.map(\.outcome) == [.sanitized, .dropped])

@@ -84,8 +84,8 @@ extension Vendors {
             #expect(memory.resetCount == 1)
             #expect(memory.events == [.identify(userId: "user-42"), Event("browsing")])
             spy.expectExactly([.trackEvent(with: "browsing", properties: [:])])
-            #expect(analytics.diagnostics.destinations["google"]?.delivered == 1)
-            #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
+            #expect(analytics.statistics.destinations["google"]?.delivered == 1)
+            #expect(analytics.statistics.destinations["google"]?.dropped == [.rejected: 1])
             await analytics.shutdown()
         }
 
@@ -100,11 +100,11 @@ extension Vendors {
             analytics.identify(userId: "user-42")
             await analytics.flush()
             spy.expectExactly([.trackEvent(with: "ordered", properties: ["item_name": "Pizza"])])
-            let google = analytics.diagnostics.destinations["google"]
+            let google = analytics.statistics.destinations["google"]
             #expect(google?.delivered == 1)
             #expect(google?.dropped == [:])
             #expect(google?.routedAway == 1)
-            #expect(analytics.diagnostics.recentProblems.isEmpty)
+            #expect(analytics.statistics.recentProblems.isEmpty)
             await analytics.shutdown()
         }
 
@@ -113,8 +113,8 @@ extension Vendors {
             analytics.identify(userId: "user-42")
             await analytics.flush()
             #expect(spy.calls.isEmpty)
-            #expect(analytics.diagnostics.destinations["google"]?.dropped == [.rejected: 1])
-            #expect(analytics.diagnostics.recentProblems.map(\.code) == [.vendorLimit])
+            #expect(analytics.statistics.destinations["google"]?.dropped == [.rejected: 1])
+            #expect(analytics.statistics.recentProblems.map(\.code) == [.vendorLimit])
             await analytics.shutdown()
         }
 

@@ -318,7 +318,7 @@ extension Vendors {
                 .reset(completion: nil),
                 .track(event: "browsing", properties: nil),
             ])
-            #expect(analytics.diagnostics.destinations["mixpanel"]?.delivered == 2)
+            #expect(analytics.statistics.destinations["mixpanel"]?.delivered == 2)
             await analytics.shutdown()
         }
 
@@ -336,12 +336,12 @@ extension Vendors {
                 .track(event: "ordered", properties: numberedPropertiesWithWideKeys(254)),
                 .identify(distinctId: "user-42", usePeople: true, completion: nil),
             ])
-            let diagnostics = analytics.diagnostics
-            #expect(diagnostics.destinations["mixpanel"]?.delivered == 2)
-            #expect(diagnostics.destinations["mixpanel"]?.dropped == [.rejected: 1])
-            #expect(diagnostics.recentProblems.map(\.code) == [.vendorLimit, .vendorLimit])
-            #expect(diagnostics.recentProblems.map(\.outcome) == [.sanitized, .dropped])
-            #expect(diagnostics.recentProblems.map(\.destination) == ["mixpanel", "mixpanel"])
+            let statistics = analytics.statistics
+            #expect(statistics.destinations["mixpanel"]?.delivered == 2)
+            #expect(statistics.destinations["mixpanel"]?.dropped == [.rejected: 1])
+            #expect(statistics.recentProblems.map(\.code) == [.vendorLimit, .vendorLimit])
+            #expect(statistics.recentProblems.map(\.outcome) == [.sanitized, .dropped])
+            #expect(statistics.recentProblems.map(\.destination) == ["mixpanel", "mixpanel"])
             await analytics.shutdown()
         }
 

@@ -254,7 +254,7 @@ extension Vendors {
                 .reset,
                 .track(name: "browsing", properties: nil),
             ])
-            #expect(analytics.diagnostics.destinations["segment"]?.delivered == 2)
+            #expect(analytics.statistics.destinations["segment"]?.delivered == 2)
             await analytics.shutdown()
         }
 
@@ -266,14 +266,14 @@ extension Vendors {
             analytics.track("small", ["n": 1])
             await analytics.flush()
             spy.expectExactly([.track(name: "small", properties: ["n": 1])])
-            let diagnostics = analytics.diagnostics
-            #expect(diagnostics.destinations["segment"]?.delivered == 1)
-            #expect(diagnostics.destinations["segment"]?.dropped == [.rejected: 1])
-            #expect(diagnostics.recentProblems.count == 1)
-            #expect(diagnostics.recentProblems.first?.code == .vendorLimit)
-            #expect(diagnostics.recentProblems.first?.outcome == .dropped)
-            #expect(diagnostics.recentProblems.first?.eventName == "big")
-            #expect(diagnostics.recentProblems.first?.destination == "segment")
+            let statistics = analytics.statistics
+            #expect(statistics.destinations["segment"]?.delivered == 1)
+            #expect(statistics.destinations["segment"]?.dropped == [.rejected: 1])
+            #expect(statistics.recentProblems.count == 1)
+            #expect(statistics.recentProblems.first?.code == .vendorLimit)
+            #expect(statistics.recentProblems.first?.outcome == .dropped)
+            #expect(statistics.recentProblems.first?.eventName == "big")
+            #expect(statistics.recentProblems.first?.destination == "segment")
             await analytics.shutdown()
         }
 

@@ -5,7 +5,7 @@ import Testing
 /// The vendor adapter tests, grouped so that `swift test --filter Vendors` runs them all.
 @Suite enum Vendors {}
 
-/// Collects the problems a destination reports through its ``DeliveryContext``.
+/// Collects the problems a destination reports through its ``DestinationContext``.
 final class ProblemCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Problem] = []
@@ -14,8 +14,8 @@ final class ProblemCollector: @unchecked Sendable {
     var problems: [Problem] { lock.withLock { stored } }
 
     /// A context for `destination` that reports into this collector.
-    func context(for destination: String) -> DeliveryContext {
-        DeliveryContext(destination: destination) { [self] problem in
+    func context(for destination: String) -> DestinationContext {
+        DestinationContext(destination: destination) { [self] problem in
             lock.withLock { stored.append(problem) }
         }
     }

@@ -29,7 +29,7 @@ struct LoginPrivacyExampleTests {
         await app.perform(.tapLogin)
 
         memory.expectEvents([.loginScreen, .loginTapped])
-        #expect(app.analytics.diagnostics.dropped[.optedOut] == 2)
+        #expect(app.analytics.statistics.dropped[.optedOut] == 2)
         #expect(console.lines == ["[analytics] screen Login", #"[analytics] track login_tapped {"action":"tap"}"#])
     }
 

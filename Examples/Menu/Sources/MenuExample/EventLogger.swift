@@ -30,7 +30,7 @@ public struct EventLogger: Destination {
         self.name = name
     }
 
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         switch event.kind {
         case .track:

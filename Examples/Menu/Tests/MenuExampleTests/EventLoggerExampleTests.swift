@@ -52,6 +52,6 @@ struct EventLoggerExampleTests {
         await analytics.flush()
 
         hippo.expectNotCalled(.logEvent)
-        #expect(analytics.diagnostics.destinations["hippo"]?.dropped[.rejected] == 1)
+        #expect(analytics.statistics.destinations["hippo"]?.dropped[.rejected] == 1)
     }
 }

@@ -40,5 +40,5 @@ public final class GoogleAnalyticsService: AnalyticsService {
     }
 
     /// What the client counted: events sent, delivered, dropped, and the problems its rules reported.
-    public var diagnostics: Diagnostics { analytics.diagnostics }
+    public var statistics: Statistics { analytics.statistics }
 }

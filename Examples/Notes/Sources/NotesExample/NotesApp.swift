@@ -22,7 +22,7 @@ import Tally
 ///
 /// The service also sends every event to Firebase, through Tally's `FirebaseDestination`, which makes each
 /// event fit Firebase's limits (a search term is cut to 100 characters) and reports what it changed as a
-/// problem in ``diagnostics``.
+/// problem in ``statistics``.
 ///
 /// The container is not `Sendable`, so it is kept inside this value rather than in a global: create the
 /// app once at start, on one task, and hand the screens it builds to the code that shows them.
@@ -77,12 +77,12 @@ public struct NotesApp {
     }
 
     /// What the service's client counted, including the problems Firebase's limits reported (see
-    /// ``GoogleAnalyticsService/diagnostics``).
-    public var diagnostics: Diagnostics {
+    /// ``GoogleAnalyticsService/statistics``).
+    public var statistics: Statistics {
         guard let service = container.resolve(GoogleAnalyticsService.self) else {
             preconditionFailure("NotesApp registers a GoogleAnalyticsService in init")
         }
-        return service.diagnostics
+        return service.statistics
     }
 
     /// The registered analytics service: the same instance every time.

@@ -41,8 +41,8 @@ struct FirebaseExampleTests {
         memory.expectEvents([.notesScreen, .noteCreated(wordCount: 4), .searched(term: "milk", resultCount: 1)])
         google.expectCount(3, of: .trackEvent)
         #expect(
-            app.diagnostics.recentProblems.isEmpty,
-            "Firebase's rules changed an event: \(app.diagnostics.recentProblems)")
+            app.statistics.recentProblems.isEmpty,
+            "Firebase's rules changed an event: \(app.statistics.recentProblems)")
     }
 
     @Test func aLongSearchTermIsCutToFirebasesLimitAndTheCutIsReported() async {
@@ -57,7 +57,7 @@ struct FirebaseExampleTests {
         firebase.expectCalled(.logEvent("search", parameters: ["search_term": kept, "result_count": 0]))
         memory.expectTracked(.searched(term: term, resultCount: 0))  // every other destination gets it all
         google.expectCalled(.trackEvent(with: "search", properties: ["search_term": term, "result_count": 0]))
-        let problems = app.diagnostics.recentProblems
+        let problems = app.statistics.recentProblems
         #expect(problems.map(\.code) == [.vendorLimit])
         #expect(problems.first?.destination == "firebase")
         #expect(problems.first?.path == "/properties/search_term")

@@ -53,6 +53,6 @@ struct GoogleAnalyticsServiceExampleTests {
         await service.flush()
 
         sdk.expectCount(0)
-        #expect(service.diagnostics.destinations["google"]?.dropped[.rejected] == 1)
+        #expect(service.statistics.destinations["google"]?.dropped[.rejected] == 1)
     }
 }

@@ -41,7 +41,7 @@ public struct HippoDestination: Destination {
 
     public init(client: any HippoAnalyticsClientInterface) { self.client = client }
 
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         guard event.kind == .track else { return }
         client.logEvent(named: event.name, properties: event.properties.dictionary)

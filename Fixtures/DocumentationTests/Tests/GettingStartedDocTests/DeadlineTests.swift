@@ -42,7 +42,7 @@ final class StuckVendor: Destination {
     private let gate = DispatchSemaphore(value: 0)
     var name: String { "stuck_vendor" }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         gate.wait()
         gate.signal()
     }

@@ -8,7 +8,7 @@ import Testing
 
 /// TallyDelivery.md's overview, compiled: it would post to Segment, so no test calls it.
 func landingPageExample(applicationSupport: URL) {
-    let delivery = HTTPDestination(
+    let delivery = SegmentAPIDestination(
         configuration: .init(
             endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "YOUR_WRITE_KEY",
             database: applicationSupport.appendingPathComponent("analytics-queue.sqlite")))
@@ -20,18 +20,18 @@ func landingPageExample(applicationSupport: URL) {
     let queueFile = FileManager.default.temporaryDirectory.appendingPathComponent("queue.sqlite")
 
     let segment =
-        HTTPDestination.Configuration(
+        SegmentAPIDestination.Configuration(
             // EU workspaces: https://eu1.api.segmentapis.com/v1/batch
             endpoint: URL(string: "https://api.segment.io/v1/batch")!,
             writeKey: "SEGMENT_WRITE_KEY", database: queueFile)
 
     let rudderStack =
-        HTTPDestination.Configuration(
+        SegmentAPIDestination.Configuration(
             endpoint: URL(string: "https://YOUR_DATA_PLANE.dataplane.rudderstack.com/v1/batch")!,
             writeKey: "RUDDERSTACK_WRITE_KEY", database: queueFile)
 
     let collector =
-        HTTPDestination.Configuration(
+        SegmentAPIDestination.Configuration(
             endpoint: URL(string: "http://127.0.0.1:8787/v1/batch")!, writeKey: "local", database: queueFile)
 
     #expect(segment.endpoint.host == "api.segment.io")

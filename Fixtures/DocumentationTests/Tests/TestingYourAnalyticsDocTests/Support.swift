@@ -61,7 +61,7 @@ func envelope(_ event: Event) -> Envelope {
     Envelope(event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(), anonymousId: "a")
 }
 
-let context = DeliveryContext(destination: "google") { problem in Issue.record("\(problem)") }
+let context = DestinationContext(destination: "google") { problem in Issue.record("\(problem)") }
 
 /// A fresh folder for one test, removed when the test is done.
 final class TemporaryFolder: Sendable {

@@ -1,5 +1,5 @@
 // "Names a vendor SDK shares": a file that imports Tally and AmplitudeSwift (Amplitude-Swift 1.18.6, which
-// re-exports AmplitudeCore 1.4.9) names `AnalyticsClient`, `Identity` and `Diagnostics` with their module,
+// re-exports AmplitudeCore 1.4.9) names `AnalyticsClient` and `Identity` with their module,
 // and AmplitudeAdapter's doc comment's setup compiles in that form. Amplitude's `AnalyticsClient` is
 // AmplitudeCore's, re-exported: `AmplitudeSwift.AnalyticsClient` names it too.
 
@@ -11,8 +11,8 @@ func makeAmplitudeClient(key: String) -> Tally.AnalyticsClient {
     return Tally.AnalyticsClient(destinations: [amplitude])
 }
 
-func tallysView(of analytics: Tally.AnalyticsClient) -> (Tally.Identity, Tally.Diagnostics) {
-    (analytics.identity, analytics.diagnostics)
+func tallysView(of analytics: Tally.AnalyticsClient) -> (Tally.Identity, Statistics) {
+    (analytics.identity, analytics.statistics)
 }
 
 func amplitudesView(of amplitude: Amplitude) -> AmplitudeSwift.Identity { amplitude.identity }

@@ -10,6 +10,6 @@ func makeClient() -> AnalyticsClient {
     let analytics = AnalyticsClient(destinations: [
         FirebaseDestination(sdk: Analytics.self), MixpanelDestination(adapter: Mixpanel.mainInstance()),
     ])
-    let _: (Identity, Diagnostics, DropReason) = (analytics.identity, analytics.diagnostics, .rejected)
+    let _: (Identity, Statistics, DropReason) = (analytics.identity, analytics.statistics, .rejected)
     return analytics
 }

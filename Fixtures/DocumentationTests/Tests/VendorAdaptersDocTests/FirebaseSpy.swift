@@ -36,7 +36,7 @@ final class ProblemCollector: @unchecked Sendable {
 @Test func firebaseNamesAreSanitized() throws {
     let spy = FirebaseSpy()
     let collector = ProblemCollector()
-    let context = DeliveryContext(destination: "firebase") { collector.append($0) }
+    let context = DestinationContext(destination: "firebase") { collector.append($0) }
     let event = Event("menu item-ordered", ["item_name": "Pizza"])
     try FirebaseDestination(adapter: spy).receive(
         Envelope(event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(), anonymousId: "a"),
@@ -51,6 +51,6 @@ final class ProblemCollector: @unchecked Sendable {
     analytics.track("menu item-ordered", ["item_name": "Pizza"])
     await analytics.flush()
     #expect(spy.calls == [.logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"])])
-    #expect(analytics.diagnostics.destinations["firebase"]?.delivered == 1)
-    #expect(analytics.diagnostics.recentProblems.map(\.code) == [.vendorLimit])
+    #expect(analytics.statistics.destinations["firebase"]?.delivered == 1)
+    #expect(analytics.statistics.recentProblems.map(\.code) == [.vendorLimit])
 }

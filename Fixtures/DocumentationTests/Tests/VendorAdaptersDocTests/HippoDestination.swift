@@ -15,7 +15,7 @@ struct HippoDestination: Destination {
 
     init(adapter: any HippoAnalyticsAdapter) { hippo = VendorClient(adapter) }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         hippo.client.logEvent(named: event.name, properties: event.properties.foundationValue)
     }

@@ -11,7 +11,7 @@ final class HippoSpy: HippoAnalyticsAdapter {
 
 @Test func hippoDestinationCallsItsAdapter() throws {
     let spy = HippoSpy()
-    let context = DeliveryContext(destination: "hippo") { problem in Issue.record("\(problem)") }
+    let context = DestinationContext(destination: "hippo") { problem in Issue.record("\(problem)") }
     let envelope = Envelope(
         event: Event("menu_item_ordered"), messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(),
         anonymousId: "a")

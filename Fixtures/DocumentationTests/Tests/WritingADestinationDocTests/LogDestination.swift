@@ -7,13 +7,13 @@ struct LogDestination: Destination {
     let logger: Logger
     var name: String { "log" }
 
-    func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    func receive(_ envelope: Envelope, context: DestinationContext) throws {
         logger.info("\(envelope.event.name) \(envelope.event.properties.jsonString)")
     }
 }
 
 @Test func logsOneLinePerEvent() throws {
-    let context = DeliveryContext(destination: "log") { problem in Issue.record("\(problem)") }
+    let context = DestinationContext(destination: "log") { problem in Issue.record("\(problem)") }
     try LogDestination(logger: testLogger).receive(envelope, context: context)
     // then expect the logged line
 }

@@ -39,8 +39,7 @@ public struct Identity: AnalyticsIdentity {
     init() {}
 }
 
-/// Malformed events and error logs the SDK collects about itself, with no public initializer. Shares its
-/// name with Tally's `Diagnostics`.
+/// Malformed events and error logs the SDK collects about itself, with no public initializer.
 public class Diagnostics {
     init() {}
 }

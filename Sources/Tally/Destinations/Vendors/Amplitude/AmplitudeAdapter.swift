@@ -13,9 +13,8 @@
 /// let amplitude = AmplitudeDestination(adapter: Amplitude(configuration: Configuration(apiKey: key)))
 /// ```
 ///
-/// AmplitudeSwift re-exports AmplitudeCore, whose `AnalyticsClient`, `Identity` and `Diagnostics` share
-/// Tally's names: in that file write `Tally.AnalyticsClient` (see "Names a vendor SDK shares" in the Vendor
-/// adapters article).
+/// AmplitudeSwift re-exports AmplitudeCore, whose `AnalyticsClient` and `Identity` share Tally's names: in
+/// that file write `Tally.AnalyticsClient` (see "Names a vendor SDK shares" in the Vendor adapters article).
 ///
 /// The destination always passes `options: nil` and ignores what the calls return. A spy, which has no
 /// options type, takes `Never?` (only nil fits) and returns nothing:

@@ -62,7 +62,7 @@ public struct AmplitudeDestination: Destination {
     }
 
     /// Transforms the event into Amplitude's calls and makes them. It never throws.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         var problems: [Problem] = []
         var calls: [AmplitudeCall] = []

@@ -83,7 +83,7 @@ public struct FirebaseDestination: Destination {
     ///
     /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` when the user id of an identify or
     ///   alias event is longer than ``FirebaseLimits/maximumUserIDLength``; nothing is sent then.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         let adapter = box.client
         var problems: [Problem] = []

@@ -44,7 +44,7 @@ public struct GoogleAnalyticsDestination: Destination {
     ///
     /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` for identify, group and alias
     ///   events, which the SDK has no call for.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         switch event.kind {
         case .track:

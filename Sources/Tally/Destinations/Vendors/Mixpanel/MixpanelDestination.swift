@@ -61,7 +61,7 @@ public struct MixpanelDestination: Destination {
     ///
     /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` for an alias event whose new id is
     ///   already the current distinct id; nothing is sent then.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         let adapter = box.client
         var problems: [Problem] = []

@@ -56,7 +56,7 @@ public struct SegmentDestination: Destination {
     /// - Throws: a ``Problem`` with outcome ``Problem/Outcome/dropped`` when the message, with
     ///   ``SegmentLimits/sdkOverheadBytes`` added, is larger than ``SegmentLimits/maximumMessageBytes``;
     ///   nothing is sent then.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let event = envelope.event
         var problems: [Problem] = []
         let fixed = VendorRules.fixValues(

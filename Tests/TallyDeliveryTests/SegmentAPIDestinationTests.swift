@@ -5,7 +5,7 @@ import TallyDelivery
 import Testing
 
 /// What a batch looks like on the wire, and when the destination sends one.
-struct HTTPDestinationTests {
+struct SegmentAPIDestinationTests {
     @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
         let harness = try Harness()
         let destination = harness.destination()

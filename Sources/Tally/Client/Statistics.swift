@@ -1,4 +1,4 @@
-/// Why the client did not deliver an event. Every drop has one, and each is counted in ``Diagnostics``.
+/// Why the client did not deliver an event. Every drop has one, and each is counted in ``Statistics``.
 public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -22,21 +22,21 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// client runs away.
     public static let feedbackLoop = DropReason(rawValue: "feedback_loop")
     /// A destination's own queue reached its bounds (events or bytes) and dropped its oldest events. Counted
-    /// in ``DestinationDiagnostics/droppedAfterDelivery``.
+    /// in ``DestinationStatistics/droppedAfterDelivery``.
     public static let queueFull = DropReason(rawValue: "queue_full")
     /// The server refused the event for good (a status that is not retried, such as 400 for this one
-    /// event). Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    /// event). Counted in ``DestinationStatistics/droppedAfterDelivery``.
     public static let refusedByServer = DropReason(rawValue: "refused_by_server")
     /// A destination retried sending the event as many times as its policy allows. Counted in
-    /// ``DestinationDiagnostics/droppedAfterDelivery``.
+    /// ``DestinationStatistics/droppedAfterDelivery``.
     public static let retriesExhausted = DropReason(rawValue: "retries_exhausted")
 
     /// A destination could not write the event to its storage because the disk (or the database's own
     /// limit) was full, and dropped it: its memory buffer overflowed while it waited, or it was closed
-    /// first. Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    /// first. Counted in ``DestinationStatistics/droppedAfterDelivery``.
     public static let storageFull = DropReason(rawValue: "storage_full")
     /// A destination's storage failed otherwise (read-only, damaged, unusable) and the event was lost with
-    /// it. Counted in ``DestinationDiagnostics/droppedAfterDelivery``.
+    /// it. Counted in ``DestinationStatistics/droppedAfterDelivery``.
     public static let storageFailed = DropReason(rawValue: "storage_failed")
 
     /// A processor returned nil.
@@ -47,18 +47,18 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
 
 /// A snapshot of what a client did: how many events were tracked, delivered and dropped, and why.
 ///
-/// Read it with ``AnalyticsClient/diagnostics``. After ``AnalyticsClient/flush()`` every tracked event is accounted for
+/// Read it with ``AnalyticsClient/statistics``. After ``AnalyticsClient/flush()`` every tracked event is accounted for
 /// at every destination: `tracked == totalDropped + delivered + routedAway + dropped` for each destination,
 /// where ``totalDropped`` is the client's drops and the last three are that destination's own (see
 /// ``accounted(at:)``).
-public struct Diagnostics: Sendable, Hashable {
+public struct Statistics: Sendable, Hashable {
     /// Calls to `track` and its siblings, including those that were later dropped.
     public var tracked = 0
     /// Events dropped before reaching the destinations, by reason: invalid input, opted out, after
     /// shutdown, filtered by a processor, the client's own buffer being full, or a feedback loop.
     public var dropped: [DropReason: Int] = [:]
     /// Per destination, by name.
-    public var destinations: [String: DestinationDiagnostics] = [:]
+    public var destinations: [String: DestinationStatistics] = [:]
     /// The most recent problems, oldest first (at most ``AnalyticsClient/Configuration/problemHistoryLimit``).
     public var recentProblems: [Problem] = []
 
@@ -71,7 +71,7 @@ public struct Diagnostics: Sendable, Hashable {
     /// The events accounted for at one destination: dropped by the client, delivered there, routed away
     /// from it, or dropped there. Equals ``tracked`` after ``AnalyticsClient/flush()``.
     public func accounted(at destination: String) -> Int {
-        let counts = destinations[destination] ?? DestinationDiagnostics()
+        let counts = destinations[destination] ?? DestinationStatistics()
         return totalDropped + counts.delivered + counts.routedAway + counts.dropped.values.reduce(0, +)
     }
 
@@ -79,7 +79,7 @@ public struct Diagnostics: Sendable, Hashable {
 }
 
 /// What happened at one destination.
-public struct DestinationDiagnostics: Sendable, Hashable {
+public struct DestinationStatistics: Sendable, Hashable {
     /// Events the destination received without throwing.
     public var delivered = 0
     /// Events the destination did not get or did not take, by reason: ``DropReason/bufferFull``,
@@ -90,11 +90,11 @@ public struct DestinationDiagnostics: Sendable, Hashable {
     public var routedAway = 0
     /// Events the destination had taken (counted in ``delivered``) and dropped afterwards, by reason: a
     /// destination that queues events and sends them later reports these through
-    /// ``DeliveryContext/reportDropped(_:reason:problem:)``, such as ``DropReason/queueFull``,
+    /// ``DestinationContext/reportDropped(_:reason:problem:)``, such as ``DropReason/queueFull``,
     /// ``DropReason/refusedByServer``, ``DropReason/retriesExhausted``, ``DropReason/storageFull`` or
     /// ``DropReason/storageFailed``. A durable queue may also drop events
     /// that an earlier run of the app delivered to it, so these are not part of
-    /// ``Diagnostics/accounted(at:)``.
+    /// ``Statistics/accounted(at:)``.
     public var droppedAfterDelivery: [DropReason: Int] = [:]
 
     public init() {}

@@ -23,22 +23,19 @@ import Tally
 /// import Tally
 /// import TallyDelivery
 ///
-/// let segment = HTTPDestination(
+/// let segment = SegmentAPIDestination(
 ///     configuration: .init(
 ///         endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "YOUR_WRITE_KEY",
 ///         database: applicationSupport.appendingPathComponent("analytics-queue.sqlite")))
 /// let analytics = AnalyticsClient(destinations: [segment])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// ```
-public final class HTTPDestination: Destination {
+public final class SegmentAPIDestination: Destination {
     /// The destination's name in the client. Default: `http`.
     public let name: String
     /// The configuration it was created with (limits raised to workable minimums).
-    public var configuration: HTTPDestination.Configuration { engine.configuration }
+    public var configuration: SegmentAPIDestination.Configuration { engine.configuration }
     private let engine: DeliveryEngine
-
-    /// The version Tally writes in each message's `context.library` and the `User-Agent` header.
-    public static let libraryVersion = "0.1.0"
 
     /// Opens the queue (creating its file when needed) and starts the writer and sender threads. Events
     /// that an earlier run left in the queue are sent first.
@@ -51,7 +48,7 @@ public final class HTTPDestination: Destination {
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.
     ///   - name: the destination's name in the client. Default: `http`.
-    public init(configuration: HTTPDestination.Configuration, name: String = "http") {
+    public init(configuration: SegmentAPIDestination.Configuration, name: String = "http") {
         self.name = name
         self.engine = DeliveryEngine(configuration: configuration, name: name)
     }
@@ -64,7 +61,7 @@ public final class HTTPDestination: Destination {
     ///
     /// - Throws: a `Problem` (so the client counts the event as `DropReason.rejected`) when its
     ///   JSON is larger than ``Configuration/maximumEventBytes``, or after ``close()``.
-    public func receive(_ envelope: Envelope, context: DeliveryContext) throws {
+    public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         let payload = SegmentMessage.encode(envelope)
         guard payload.count <= engine.configuration.maximumEventBytes else {
             throw Problem(
@@ -114,8 +111,8 @@ public final class HTTPDestination: Destination {
     public var statistics: Statistics { engine.snapshot }
 }
 
-extension HTTPDestination {
-    /// What an ``HTTPDestination`` did since it was created.
+extension SegmentAPIDestination {
+    /// What an ``SegmentAPIDestination`` did since it was created.
     public struct Statistics: Sendable, Hashable {
         /// Events in the queue now, including those an earlier run left.
         public var queuedEvents = 0
@@ -143,7 +140,7 @@ extension HTTPDestination {
 }
 
 extension Problem.Code {
-    /// An event's JSON was larger than ``HTTPDestination/Configuration/maximumEventBytes``. It is dropped.
+    /// An event's JSON was larger than ``SegmentAPIDestination/Configuration/maximumEventBytes``. It is dropped.
     public static let eventTooLarge = Problem.Code("event_too_large")
     /// The destination's queue reached its bounds and dropped its oldest events.
     public static let queueFull = Problem.Code("queue_full")
@@ -156,7 +153,7 @@ extension Problem.Code {
     public static let sendFailed = Problem.Code("send_failed")
     /// The queue's database could not be opened, written or read; what happens instead is in the message.
     public static let storageFailed = Problem.Code("storage_failed")
-    /// An event reached a destination after ``HTTPDestination/close()``. It is dropped.
+    /// An event reached a destination after ``SegmentAPIDestination/close()``. It is dropped.
     public static let destinationClosed = Problem.Code("destination_closed")
 }
 #endif

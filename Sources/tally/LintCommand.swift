@@ -3,8 +3,8 @@ import ArgumentParser
 import Foundation
 import TallyPlan
 
-/// `tally plan lint PLAN`: checks a plan file and prints every finding with its location.
-struct PlanLintCommand: ParsableCommand {
+/// `tally lint PLAN`: checks a plan file and prints every finding with its location.
+struct LintCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check a tracking plan file and print every error and warning with its file, line and column.",
@@ -20,8 +20,8 @@ struct PlanLintCommand: ParsableCommand {
             Colour is used only when standard output is a terminal and NO_COLOR is not set.
 
             Examples:
-              tally plan lint tracking-plan.yaml
-              tally plan lint --warnings-as-errors tracking-plan.json
+              tally lint tracking-plan.yaml
+              tally lint --warnings-as-errors tracking-plan.json
 
             Exit codes:
               0   no errors (warnings allowed unless --warnings-as-errors)

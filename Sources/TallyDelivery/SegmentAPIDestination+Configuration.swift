@@ -2,17 +2,17 @@
 import Foundation
 import GRDB
 
-extension HTTPDestination {
-    /// Where an ``HTTPDestination`` sends, where it keeps its queue, and its limits and timers.
+extension SegmentAPIDestination {
+    /// Where an ``SegmentAPIDestination`` sends, where it keeps its queue, and its limits and timers.
     ///
     /// Every property has a documented default; only the endpoint and the write key have to be given.
     ///
     /// ```swift
-    /// var configuration = HTTPDestination.Configuration(
+    /// var configuration = SegmentAPIDestination.Configuration(
     ///     endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "YOUR_WRITE_KEY",
     ///     database: applicationSupport.appendingPathComponent("tally-queue.sqlite"))
     /// configuration.flushAt = 50
-    /// let destination = HTTPDestination(configuration: configuration)
+    /// let destination = SegmentAPIDestination(configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
         /// The batch endpoint, such as `https://api.segment.io/v1/batch`.
@@ -43,7 +43,7 @@ extension HTTPDestination {
         public var flushAt: Int
         /// Send what is queued at least this often, in seconds. Default: 30, as Segment's SDKs.
         public var flushInterval: Double
-        /// The longest a ``HTTPDestination/flush()`` (and so the client's `flush()` and `shutdown()`) waits
+        /// The longest a ``SegmentAPIDestination/flush()`` (and so the client's `flush()` and `shutdown()`) waits
         /// for uploads, in seconds of ``clock``. Default: 10.
         public var flushTimeout: Double
         /// The longest one request may take, in seconds (the transport's own timer). Default: 15.
