@@ -112,6 +112,10 @@ package func runToEnd(_ executable: URL, _ arguments: [String]) throws -> (statu
 
 /// A tmpfs of a few bytes mounted on a fresh folder for one test, to make writes fail with ENOSPC; unmounted
 /// (and the folder removed) when released. Needs Linux and the right to mount (root in CI).
+///
+/// A test process that is killed never releases its tmpfs, so each folder's name holds the id of the process
+/// that mounted it (`tally-tmpfs-<pid>-<uuid>`), and every new one first unmounts and removes those whose
+/// process is gone (``removeLeftovers()``).
 package final class SmallFileSystem: Sendable {
     package let url: URL
 
@@ -126,7 +130,9 @@ package final class SmallFileSystem: Sendable {
 
     /// Mounts a tmpfs of `bytes` bytes.
     package init(bytes: Int) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tally-tmpfs-\(UUID().uuidString)")
+        Self.removeLeftovers()
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "\(Self.prefix)\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
         let (status, _) = try runToEnd(
             URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=\(bytes)", "tally-test", url.path])
@@ -142,4 +148,36 @@ package final class SmallFileSystem: Sendable {
     }
 
     package func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+
+    static let prefix = "tally-tmpfs-"
+
+    /// Unmounts and removes the folders of tmpfs mounts left by test processes that are gone (killed before
+    /// they released them), and those of the older unnamed form (`tally-tmpfs-<uuid>`). Returns their paths.
+    @discardableResult
+    package static func removeLeftovers() -> [String] {
+        #if os(Linux)
+        guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return [] }
+        let folder = FileManager.default.temporaryDirectory.path
+        var removed: [String] = []
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, fields[0] == "tally-test" else { continue }
+            let path = String(fields[1])
+            let name = (path as NSString).lastPathComponent
+            guard (path as NSString).deletingLastPathComponent == folder, name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            if let owner = rest.split(separator: "-").first.flatMap({ Int32($0) }), owner > 0,
+                kill(owner, 0) == 0 || errno != ESRCH
+            {
+                continue  // its process is still running
+            }
+            _ = try? runToEnd(URL(fileURLWithPath: "/bin/umount"), [path])
+            try? FileManager.default.removeItem(atPath: path)
+            removed.append(path)
+        }
+        return removed
+        #else
+        return []
+        #endif
+    }
 }

@@ -195,3 +195,29 @@ extension FileHandle {
 }
 
 #endif
+
+/// The full-disk test's tmpfs is released when the test ends; one left by a killed test process is removed by
+/// the next.
+@Suite(.enabled(if: SmallFileSystem.isAvailable, "needs Linux and root to mount a tmpfs"))
+struct SmallFileSystemTests {
+    @Test func aTmpfsLeftByAProcessThatIsGoneIsUnmountedAndRemoved() throws {
+        #if os(Linux)
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let leftover = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tally-tmpfs-\(gone.processIdentifier)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: false)
+        let (status, _) = try runToEnd(
+            URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=4096", "tally-test", leftover.path])
+        try #require(status == 0)
+        let mine = try SmallFileSystem(bytes: 4096)
+        #expect(SmallFileSystem.removeLeftovers().isEmpty, "the first was removed when the second was made")
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
+        #expect(!mounts.contains(leftover.path))
+        #expect(mounts.contains(mine.url.path), "a tmpfs whose process runs is kept")
+        #endif
+    }
+}
