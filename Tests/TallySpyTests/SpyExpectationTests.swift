@@ -50,7 +50,7 @@ import Testing
 
     @Test func expectCalledWithAnyArgumentsFails() {
         let users = usedSpy()
-        let line = #line + 2
+        let line = #line + 4
         expectIssue(
             atLine: line, containing: ["Expected a call to count(), but it was never called.", "[0] log(\"a\")"]
         ) {
@@ -110,7 +110,7 @@ import Testing
     @Test func expectNothingElseFailsOnCallsNoExpectationMentioned() {
         let users = usedSpy()
         users.expectCalled(.log)
-        let line = #line + 2
+        let line = #line + 4
         expectIssue(
             atLine: line, containing: ["1 recorded call was not matched by an expectation:\n  [1] find(name: \"Ada\")"]
         ) {

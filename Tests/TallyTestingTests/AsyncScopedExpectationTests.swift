@@ -44,7 +44,7 @@ struct AsyncScopedExpectationTests {
         }
         await expectOneIssue(
             containing: [#"Expected "login_tapped" not to have been tracked, but 1 matching event was."#],
-            atLine: #line + 1
+            atLine: #line + 2
         ) {
             await spy.expectNotTracked(.named("login_tapped"), when: { await model.login() })
         }

@@ -149,7 +149,7 @@ struct ExpectationTests {
         let spy = AnalyticsSpy()
         for index in 0..<50 { spy.track("e\(index)") }
         expectOneIssue(
-            containing: ["Recorded (50):", "[9] track e9", "… 30 more …", "[40] track e40"], atLine: #line + 1
+            containing: ["Recorded (50):", "[9] track e9", "… 30 more …", "[40] track e40"], atLine: #line + 2
         ) {
             spy.expectTracked(Event("missing"))
         }
@@ -164,7 +164,7 @@ struct ScopedExpectationTests {
         #expect(spy.events(during: { spy.track("sign_up_tapped") }) == [Event("sign_up_tapped")])
         #expect(spy.expectTracked(Event("sign_up_tapped"), when: { spy.track("sign_up_tapped") }))
         expectOneIssue(
-            containing: ["Expected track login_tapped to have been tracked, but it was not."], atLine: #line + 1
+            containing: ["Expected track login_tapped to have been tracked, but it was not."], atLine: #line + 2
         ) {
             spy.expectTracked(Event("login_tapped"), when: { spy.track("something_else") })
         }
@@ -205,12 +205,12 @@ struct LargeRecordingExpectationTests {
             containing: [
                 "Expected track last to have been tracked once more, but its only match was accounted for by an earlier expectation:",
                 "  [40000] track last",
-            ], atLine: #line + 1
+            ], atLine: #line + 2
         ) {
             spy.expectTracked(Event("last"))
         }
         expectOneIssue(
-            containing: ["Expected track missing to have been tracked", "Recorded (40001):"], atLine: #line + 1
+            containing: ["Expected track missing to have been tracked", "Recorded (40001):"], atLine: #line + 2
         ) {
             spy.expectTracked(Event("missing"))
         }

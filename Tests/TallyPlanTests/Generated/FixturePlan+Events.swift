@@ -27,7 +27,7 @@ extension Event {
         withQuotesAndBackslash: String? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
-            "class": .bool(`class`)
+            "class": .bool(`class`),
         ]
         if let value = _123Go { properties["123 go"] = .int(value) }
         if let value = properties2 { properties["properties"] = .string(value) }
@@ -76,9 +76,7 @@ extension Event {
         if let value = orderedAt { properties["ordered_at"] = PropertyValue.date(value) }
         if let value = price { properties["price"] = .double(value) }
         if let value = size { properties["size"] = .string(value.rawValue) }
-        if let value = toppings {
-            properties["toppings"] = .array(value.map { element -> PropertyValue in .string(element) })
-        }
+        if let value = toppings { properties["toppings"] = .array(value.map { element -> PropertyValue in .string(element) }) }
         return Event(kind: .track, name: "menu_item_ordered", properties: properties)
     }
 
@@ -101,17 +99,8 @@ extension Event {
             "ids": .array(ids.map { element -> PropertyValue in .string(element) }),
             "übung": .double(ubung),
         ]
-        if let value = matrix {
-            properties["matrix"] = .array(
-                value.map { element -> PropertyValue in
-                    .array(element.map { element -> PropertyValue in .int(element) })
-                })
-        }
-        if let value = maybe {
-            properties["maybe"] = .array(
-                value.map { element -> PropertyValue in element.map { value -> PropertyValue in .bool(value) } ?? .null
-                })
-        }
+        if let value = matrix { properties["matrix"] = .array(value.map { element -> PropertyValue in .array(element.map { element -> PropertyValue in .int(element) }) }) }
+        if let value = maybe { properties["maybe"] = .array(value.map { element -> PropertyValue in element.map { value -> PropertyValue in .bool(value) } ?? .null }) }
         return Event(kind: .track, name: "Über große Straße", properties: properties)
     }
 
@@ -123,7 +112,7 @@ extension Event {
     ///   - method: `method`
     public static func loginScreen(method: PlannedEvents.LoginScreen.Method) -> Event {
         let properties: [String: PropertyValue] = [
-            "method": .string(method.rawValue)
+            "method": .string(method.rawValue),
         ]
         return Event(kind: .screen, name: "Login", properties: properties)
     }
@@ -148,13 +137,11 @@ extension Event {
         userId2: String? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
-            "signed_up_at": PropertyValue.date(signedUpAt)
+            "signed_up_at": PropertyValue.date(signedUpAt),
         ]
         if let value = plan { properties["plan"] = .string(value.rawValue) }
         if let value = score { properties["score"] = value }
-        if let value = tags {
-            properties["tags"] = .array(value.map { element -> PropertyValue in .string(element.rawValue) })
-        }
+        if let value = tags { properties["tags"] = .array(value.map { element -> PropertyValue in .string(element.rawValue) }) }
         if let value = userId2 { properties["user_id"] = .string(value) }
         return Event(kind: .identify, properties: properties, userId: userId)
     }
@@ -169,7 +156,7 @@ extension Event {
     ///   - meta: `meta`
     public static func groupAccount(groupId: String, seats: Int, meta: [String: PropertyValue]? = nil) -> Event {
         var properties: [String: PropertyValue] = [
-            "seats": .int(seats)
+            "seats": .int(seats),
         ]
         if let value = meta { properties["meta"] = .object(value) }
         return Event(kind: .group, properties: properties, groupId: groupId)

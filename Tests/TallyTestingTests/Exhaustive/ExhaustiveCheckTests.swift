@@ -66,7 +66,7 @@ struct ExhaustiveCheckTests {
     }
 
     @Test func aRecorderCreatedInAnotherFileIsReportedAtTheCheck() {
-        let line = #line + 5
+        let line = #line + 7
         expectOneIssue(
             containing: [
                 "1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"

@@ -34,7 +34,7 @@ struct ExhaustiveTraitTests {
             containing: [
                 "1 call recorded by the CallRecorder created at TallyTestingTests/CallRecordingFixtures.swift:"
             ],
-            atLine: #line - 6),
+            atLine: #line - 8),
         .exhaustive
     )
     func aSpyWhoseRecorderIsCreatedInAnotherFileFailsTheTestAtTheTest() {
