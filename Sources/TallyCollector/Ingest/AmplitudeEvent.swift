@@ -5,7 +5,7 @@ import Tally
 /// Reads what Amplitude's SDKs send (`POST /2/httpapi`, `/batch`) into the events the collector stores.
 ///
 /// The body is `{"api_key": …, "events": [event, …]}`. Each event has an `event_type`, a `user_id` or a
-/// `device_id` (one is required), `event_properties`, `time` in milliseconds and an `insert_id`. Amplitude's
+/// `device_id` (one is required, except for a group's identify), `event_properties`, `time` in milliseconds and an `insert_id`. Amplitude's
 /// special events become Tally's kinds:
 ///
 /// | Amplitude event | stored as |
@@ -47,7 +47,8 @@ enum AmplitudeEvent {
         let name = try VendorJSON.requiredString(fields["event_type"], "event_type", index: index)
         let userId = try VendorJSON.string(fields["user_id"], "user_id", index: index)
         let deviceId = try VendorJSON.string(fields["device_id"], "device_id", index: index)
-        if userId?.isEmpty ?? true, deviceId?.isEmpty ?? true {
+        // A group's identify names no user: Amplitude's SDKs send it without one.
+        if userId?.isEmpty ?? true, deviceId?.isEmpty ?? true, name != "$groupidentify" {
             throw .missingField("user_id or device_id", index: index, " (one of them, not empty)")
         }
         let eventProperties =
