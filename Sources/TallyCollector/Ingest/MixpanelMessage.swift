@@ -21,45 +21,46 @@ enum MixpanelMessage {
         case track, engage, groups, `import`
     }
 
-    /// The request's form: its `data` (the messages' JSON text, decoded from base64 when it was) and whether
-    /// it asked for a verbose answer.
+    /// The request's form: its `data` field and whether it asked for a verbose answer.
     struct Form {
-        var data: [UInt8]
-        var verbose: Bool
-    }
-
-    /// Reads a form-encoded body (`data=…&verbose=1`), or takes a JSON body as the data.
-    ///
-    /// - Throws: ``APIError`` 400 `missing_field` without `data`, 400 `invalid_base64` for data that is neither
-    ///   JSON nor base64.
-    static func form(_ bytes: [UInt8], isJSON: Bool, verboseQuery: Bool) throws(APIError) -> Form {
-        if isJSON { return Form(data: bytes, verbose: verboseQuery) }
         var data: [UInt8]?
-        var verbose = verboseQuery
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(decoding: percentDecoded(parts[0]), as: UTF8.self)
-            let value = parts.count > 1 ? percentDecoded(parts[1]) : []
-            switch key {
-            case "data": data = value
-            case "verbose": verbose = value == Array("1".utf8)
-            default: break
+        var verbose: Bool
+
+        /// The messages' JSON text: `data`, decoded from base64 when it is not JSON.
+        ///
+        /// - Throws: ``APIError`` 400 `missing_field` without `data`, 400 `invalid_base64` for data that is
+        ///   neither JSON nor base64.
+        func json() throws(APIError) -> [UInt8] {
+            guard let data, !data.isEmpty else {
+                throw .missingField("data", index: nil, " (the form's data=<JSON> field)")
             }
-        }
-        guard var data, !data.isEmpty else {
-            throw .missingField("data", index: nil, " (the form's data=<JSON> field)")
-        }
-        let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        if first != UInt8(ascii: "{") && first != UInt8(ascii: "[") {
+            let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return data }
             var text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
             text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             text += String(repeating: "=", count: (4 - text.count % 4) % 4)
             guard let decoded = Data(base64Encoded: text) else {
                 throw APIError(.badRequest, "invalid_base64", "data is neither JSON nor base64-encoded JSON")
             }
-            data = Array(decoded)
+            return Array(decoded)
         }
-        return Form(data: data, verbose: verbose)
+    }
+
+    /// Reads a form-encoded body (`data=…&verbose=1`), or takes a JSON body as the data.
+    static func form(_ bytes: [UInt8], isJSON: Bool, verboseQuery: Bool) -> Form {
+        if isJSON { return Form(data: bytes, verbose: verboseQuery) }
+        var form = Form(data: nil, verbose: verboseQuery)
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let key = String(decoding: percentDecoded(parts[0]), as: UTF8.self)
+            let value = parts.count > 1 ? percentDecoded(parts[1]) : []
+            switch key {
+            case "data": form.data = value
+            case "verbose": form.verbose = value == Array("1".utf8)
+            default: break
+            }
+        }
+        return form
     }
 
     /// `+` as a space and `%XX` as its byte; a broken escape is kept as it is.

@@ -84,10 +84,10 @@ extension CollectorRoutes {
                     contentType, expected: "application/x-www-form-urlencoded or application/json")
             }
             let bytes = try await body(of: request, limit: Self.maximumMixpanelBytes)
-            let form = try MixpanelMessage.form(bytes, isJSON: isJSON, verboseQuery: verbose)
+            let form = MixpanelMessage.form(bytes, isJSON: isJSON, verboseQuery: verbose)
             verbose = form.verbose
             let events = try MixpanelMessage.events(
-                form.data, endpoint: endpoint, context: context(of: request), wantsEvents: validator != nil)
+                try form.json(), endpoint: endpoint, context: context(of: request), wantsEvents: validator != nil)
             try await keep(events)
             if endpoint == .import {
                 return .json(Array(#"{"code":200,"num_records_imported":\#(events.count),"status":1}"#.utf8))
