@@ -56,7 +56,9 @@ struct CompareCommand: AsyncParsableCommand {
 
     func validate() throws {
         if recordings.isEmpty { throw ValidationError("Name what the app tracked with --recordings DIR.") }
-        if (collector == nil) == (arrived == nil) { throw ValidationError("Name either --collector URL or --arrived FILE.") }
+        if (collector == nil) == (arrived == nil) {
+            throw ValidationError("Name either --collector URL or --arrived FILE.")
+        }
         if collector != nil && session == nil { throw ValidationError("--collector needs --session NAME.") }
     }
 
@@ -123,15 +125,17 @@ struct CompareCommand: AsyncParsableCommand {
             } catch let exit as ExitCode {
                 throw exit
             } catch {
-                throw ExitCode(fail("Cannot read \(url): \(error.localizedDescription)", code: ToolExitCode.missingInput))
+                throw ExitCode(
+                    fail("Cannot read \(url): \(error.localizedDescription)", code: ToolExitCode.missingInput))
             }
             let page: (arrivals: [DeliveryComparison.Arrival], more: Bool)
             let ids: [Int]
             do {
                 page = try DeliveryComparison.Arrival.arrivals(readAPIAnswer: data)
-                ids = try PropertyValue(jsonBytes: data).objectValue?["events"]?.arrayValue?.compactMap {
-                    $0.objectValue?["id"]?.intValue
-                } ?? []
+                ids =
+                    try PropertyValue(jsonBytes: data).objectValue?["events"]?.arrayValue?.compactMap {
+                        $0.objectValue?["id"]?.intValue
+                    } ?? []
             } catch {
                 throw ExitCode(fail("\(url): \(error)", code: ToolExitCode.invalidInput))
             }

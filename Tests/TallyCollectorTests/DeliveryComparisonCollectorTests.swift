@@ -11,7 +11,8 @@ import Testing
 struct DeliveryComparisonCollectorTests {
     static let tracked = ["Opened", "Added To Cart", "Signed Out"].enumerated().map { index, name in
         Envelope(
-            event: Event(name, ["step": .int(index)]), messageId: MessageID(prefix: 0x7A11, sequence: UInt64(index + 1)),
+            event: Event(name, ["step": .int(index)]),
+            messageId: MessageID(prefix: 0x7A11, sequence: UInt64(index + 1)),
             timestamp: Date(timeIntervalSince1970: 0), userId: "u1", anonymousId: "a1")
     }
 

@@ -137,7 +137,8 @@ struct VendorIngestTests {
                 .post, "/engage?verbose=1", body: try gzip(engage), headers: headers)
             #expect(status == .ok)
             #expect(answer == ["status": 1, "error": nil])
-            let group = Self.mixpanelData(#"{"$token":"t","$group_key":"company","$group_id":"acme","$set":{"seats":3}}"#)
+            let group = Self.mixpanelData(
+                #"{"$token":"t","$group_key":"company","$group_id":"acme","$set":{"seats":3}}"#)
             #expect(try await collector.post("/groups", group + "&verbose=1", headers: Self.form).json["status"] == 1)
             let add = Self.mixpanelData(#"{"$token":"t","$distinct_id":"u1","$add":{"logins":1}}"#)
             #expect(try await collector.post("/engage/", add, headers: Self.form).json == 1)
@@ -157,7 +158,8 @@ struct VendorIngestTests {
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func vendorEventsAreCheckedAgainstThePlan() async throws {
         try await RouterHarness.run(plan: ReadAPITests.plan) { collector in
-            let body = #"{"api_key":"k","batch":[{"event":"Order Completed","distinct_id":"u","properties":{"total":-1}}]}"#
+            let body =
+                #"{"api_key":"k","batch":[{"event":"Order Completed","distinct_id":"u","properties":{"total":-1}}]}"#
             #expect(try await collector.post("/batch/", body, headers: Self.json).status == .ok)
             let violations = try await collector.events().first?["violations"]?.arrayValue ?? []
             #expect(violations.compactMap { $0["path"] } == ["/properties/total"])
@@ -207,7 +209,9 @@ struct VendorIngestTests {
         Case(
             label: "Amplitude: no user or device", route: "/2/httpapi",
             body: Array(#"{"api_key":"k","events":[{"event_type":"A"}]}"#.utf8),
-            answer: { $0["error"]?.stringValue?.hasSuffix("user_id or device_id is required (one of them, not empty)") == true }),
+            answer: {
+                $0["error"]?.stringValue?.hasSuffix("user_id or device_id is required (one of them, not empty)") == true
+            }),
         Case(
             label: "Amplitude: over 1 MB", route: "/2/httpapi",
             body: Array(#"{"api_key":"k","events":[{"event_type":"A","user_id":"u","event_properties":{"x":""#.utf8)
@@ -236,13 +240,16 @@ struct VendorIngestTests {
     @Test(arguments: cases)
     func badInputIsRefusedInTheVendorsShapeCountedAndNotStored(_ input: Case) async throws {
         try await RouterHarness.run { collector in
-            let (status, answer) = try await collector.send(.post, input.route, body: input.body, headers: input.headers)
+            let (status, answer) = try await collector.send(
+                .post, input.route, body: input.body, headers: input.headers)
             #expect(status == input.status)
             #expect(input.answer(answer), "\(answer)")
             #expect(try await collector.events().isEmpty)
             let path = String(input.route.prefix { $0 != "?" })
             #expect(collector.warnings.messages.count == 1)
-            #expect(collector.warnings.messages.first?.hasPrefix("warning: Refused POST \(path) with \(input.status.code)") == true)
+            #expect(
+                collector.warnings.messages.first?.hasPrefix("warning: Refused POST \(path) with \(input.status.code)")
+                    == true)
             let (_, state) = try await collector.send(.get, "/tally/status")
             #expect(state["refused"]?["requests"] == 1)
         }

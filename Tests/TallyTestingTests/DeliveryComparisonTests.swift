@@ -44,7 +44,9 @@ struct DeliveryComparisonTests {
     }
 
     @Test func aDroppedEventIsMissing() {
-        let arrived = [Self.arrival("Opened", ["step": 1]), Self.arrival("Added To Cart", ["total": 12.5, "items": 2])]
+        let arrived = [
+            Self.arrival("Opened", ["step": 1]), Self.arrival("Added To Cart", ["total": 12.5, "items": 2]),
+        ]
         let comparison = DeliveryComparison(tracked: Self.app, arrived: arrived)
         #expect(!comparison.isComplete)
         #expect(comparison.missing.map(\.event.name) == ["Signed Out"])
@@ -90,7 +92,9 @@ struct DeliveryComparisonTests {
     }
 
     @Test func expectDeliveredFailsAtTheCallersLine() {
-        let arrived = [Self.arrival("Opened", ["step": 1]), Self.arrival("Added To Cart", ["total": 12.5, "items": 2])]
+        let arrived = [
+            Self.arrival("Opened", ["step": 1]), Self.arrival("Added To Cart", ["total": 12.5, "items": 2]),
+        ]
         expectOneIssue(
             containing: ["Not everything tracked was delivered", #"missing: track "Signed Out""#],
             atLine: #line + 1

@@ -173,7 +173,8 @@ public struct DeliveryComparison: Sendable, Hashable, CustomStringConvertible {
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { same($0, $1) }
         case (.object(let left), .object(let right)):
-            return left.count == right.count && left.allSatisfy { key, value in right[key].map { same(value, $0) } ?? false }
+            return left.count == right.count
+                && left.allSatisfy { key, value in right[key].map { same(value, $0) } ?? false }
         default: return left == right
         }
     }
@@ -196,7 +197,8 @@ public struct DeliveryComparison: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func name(_ envelope: Envelope) -> String {
-        envelope.event.name.isEmpty ? envelope.event.kind.rawValue : "\(envelope.event.kind.rawValue) \"\(envelope.event.name)\""
+        envelope.event.name.isEmpty
+            ? envelope.event.kind.rawValue : "\(envelope.event.kind.rawValue) \"\(envelope.event.name)\""
     }
 }
 
@@ -204,8 +206,7 @@ extension DeliveryComparison.Arrival {
     /// The events of a `tally collect` read API answer (`GET /tally/events`): `{"events": [...]}`.
     ///
     /// - Throws: ``JSONError`` for invalid JSON; a ``RecordError`` when the answer has no `events` array.
-    public static func arrivals(readAPIAnswer bytes: some Collection<UInt8>) throws -> (arrivals: [Self], more: Bool)
-    {
+    public static func arrivals(readAPIAnswer bytes: some Collection<UInt8>) throws -> (arrivals: [Self], more: Bool) {
         let answer = try PropertyValue(jsonBytes: bytes)
         guard case .array(let items)? = answer.objectValue?["events"] else {
             throw RecordError("The collector's answer has no events array")
@@ -216,7 +217,8 @@ extension DeliveryComparison.Arrival {
             else { continue }
             let userId = fields["user_id"]?.stringValue
             let event = Event(
-                kind: kind, name: fields["name"]?.stringValue ?? "", properties: fields["properties"]?.objectValue ?? [:],
+                kind: kind, name: fields["name"]?.stringValue ?? "",
+                properties: fields["properties"]?.objectValue ?? [:],
                 userId: kind == .identify || kind == .alias ? userId : nil, groupId: fields["group_id"]?.stringValue)
             arrivals.append(
                 Self(

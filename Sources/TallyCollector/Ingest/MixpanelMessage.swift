@@ -130,14 +130,16 @@ enum MixpanelMessage {
         let fields = try fields(value, index: index)
         let name = try VendorJSON.requiredString(fields["event"], "event", index: index)
         var properties = try VendorJSON.object(fields["properties"], "properties", index: index) ?? [:]
-        let distinctId = try VendorJSON.string(properties.removeValue(forKey: "distinct_id"), "properties.distinct_id", index: index)
+        let distinctId = try VendorJSON.string(
+            properties.removeValue(forKey: "distinct_id"), "properties.distinct_id", index: index)
         var message = VendorMessage(type: .track, name: name)
         let userId = try VendorJSON.string(
             properties.removeValue(forKey: "$user_id"), "properties.$user_id", index: index)
         message.userId = userId ?? distinctId
         message.anonymousId = try VendorJSON.string(
             properties.removeValue(forKey: "$device_id"), "properties.$device_id", index: index)
-        message.writeKey = try VendorJSON.string(properties.removeValue(forKey: "token"), "properties.token", index: index)
+        message.writeKey = try VendorJSON.string(
+            properties.removeValue(forKey: "token"), "properties.token", index: index)
         message.messageId = try VendorJSON.string(
             properties.removeValue(forKey: "$insert_id"), "properties.$insert_id", index: index)
         if let time = properties.removeValue(forKey: "time"), !time.isNull {

@@ -36,11 +36,13 @@ enum PostHogMessage {
         var events: [(stored: StoredEvent, event: Event?)] = []
         events.reserveCapacity(messages.count)
         for (index, value) in messages.enumerated() {
-            let position = messages.count == 1 && body.arrayValue == nil && body.objectValue?["batch"] == nil
+            let position =
+                messages.count == 1 && body.arrayValue == nil && body.objectValue?["batch"] == nil
                 ? nil : index
             var message = try read(value, index: position)
             message.writeKey = message.writeKey ?? apiKey
-            events.append(try message.stored(from: .posthog, context: context, index: position, wantsEvent: wantsEvents))
+            events.append(
+                try message.stored(from: .posthog, context: context, index: position, wantsEvent: wantsEvents))
         }
         return events
     }
@@ -77,7 +79,8 @@ enum PostHogMessage {
             let propertySet = try VendorJSON.object(properties["$set"], "properties.$set", index: index)
             let topOnce = try VendorJSON.object(fields["$set_once"], "$set_once", index: index)
             let propertyOnce = try VendorJSON.object(properties["$set_once"], "properties.$set_once", index: index)
-            message.properties = (topOnce ?? propertyOnce ?? [:]).merging(topSet ?? propertySet ?? [:]) { _, set in set }
+            message.properties = (topOnce ?? propertyOnce ?? [:]).merging(topSet ?? propertySet ?? [:]) { _, set in set
+            }
         case "$groupidentify":
             message.type = .group
             message.name = ""
@@ -92,7 +95,8 @@ enum PostHogMessage {
             message.userId = try VendorJSON.requiredString(properties["alias"], "properties.alias", index: index)
         case "$screen":
             message.type = .screen
-            message.name = try VendorJSON.string(properties["$screen_name"], "properties.$screen_name", index: index)
+            message.name =
+                try VendorJSON.string(properties["$screen_name"], "properties.$screen_name", index: index)
                 ?? ""
             message.properties = properties
         default:

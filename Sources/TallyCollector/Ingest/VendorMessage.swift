@@ -67,7 +67,8 @@ enum VendorJSON {
     }
 
     /// `value` as an object, or a 400 naming `field`.
-    static func object(_ value: PropertyValue?, _ field: String, index: Int?) throws(APIError) -> [String: PropertyValue]?
+    static func object(_ value: PropertyValue?, _ field: String, index: Int?) throws(APIError) -> [String:
+        PropertyValue]?
     {
         switch value {
         case nil, .null?: return nil
