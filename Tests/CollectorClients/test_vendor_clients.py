@@ -253,6 +253,25 @@ class VendorClientTests(unittest.TestCase):
                 self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
                 self.assertIn('missing: track "Signed Out"', result.stdout)
 
+    def test_compare_help_and_usage(self):
+        result = subprocess.run([str(tally_binary()), "compare", "--help"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 0)
+        self.assertIn("--recordings", result.stdout)
+        self.assertIn("--collector", result.stdout)
+        result = subprocess.run([str(tally_binary()), "compare", "--recordings", "x"], capture_output=True, text=True,
+                                timeout=60)
+        self.assertEqual(result.returncode, 64)
+        self.assertIn("Name either --collector URL or --arrived FILE", result.stderr)
+        with tempfile.TemporaryDirectory() as folder:
+            self.write_recording(folder, self.tracked_events()[:1])
+            arrived = Path(folder, "arrived.json")
+            arrived.write_text(json.dumps({"events": [], "more": False}))
+            result = subprocess.run(
+                [str(tally_binary()), "compare", "--recordings", folder, "--arrived", str(arrived)],
+                capture_output=True, text=True, timeout=60)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn('missing: track "Opened"', result.stdout)
+
     def test_compare_catches_an_event_amplitude_sent_twice(self):
         session = f"compare-amplitude-{uuid.uuid4()}"
         tracked = self.tracked_events()
