@@ -4,6 +4,10 @@ import TallyCollector
 import TallyTesting
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 // "Proving delivery through a vendor's SDK": the recording compared with what a PostHog client posted.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 @Test func theRecordingIsComparedWithWhatThePostHogSDKDelivered() async throws {
