@@ -41,6 +41,13 @@ public func expectDelivered(
 /// Checks that every event in `tracked` is among `arrived`, once and intact; reports one issue at the
 /// caller's line otherwise. See ``expectDelivered(_:to:source:fileID:filePath:line:column:)``.
 ///
+/// - Parameters:
+///   - tracked: what the app tracked to the destination: its Tally recording's envelopes.
+///   - arrived: what arrived through the vendor's SDK, such as a `CollectorReader`'s `arrivals`.
+///   - fileID: where to report; the caller's by default.
+///   - filePath: see `fileID`.
+///   - line: see `fileID`.
+///   - column: see `fileID`.
 /// - Returns: the comparison, for further checks.
 @discardableResult
 public func expectDelivered(

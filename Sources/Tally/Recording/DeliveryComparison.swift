@@ -31,6 +31,12 @@ public struct DeliveryComparison: Sendable, Hashable, CustomStringConvertible {
         public var vendor: String
 
         /// Creates an arrival.
+        ///
+        /// - Parameters:
+        ///   - event: the event, as the collector read it.
+        ///   - messageId: the vendor's message id; nil when it sent none.
+        ///   - userId: the user id it arrived with.
+        ///   - vendor: the API it was sent to, such as `posthog`.
         public init(event: Event, messageId: String? = nil, userId: String? = nil, vendor: String = "") {
             self.event = event
             self.messageId = messageId
@@ -205,6 +211,8 @@ public struct DeliveryComparison: Sendable, Hashable, CustomStringConvertible {
 extension DeliveryComparison.Arrival {
     /// The events of a `tally collect` read API answer (`GET /tally/events`): `{"events": [...]}`.
     ///
+    /// - Parameter bytes: the answer's body.
+    /// - Returns: the arrivals, and whether more events follow the last one (read them with `after=`).
     /// - Throws: ``JSONError`` for invalid JSON; a ``RecordError`` when the answer has no `events` array.
     public static func arrivals(readAPIAnswer bytes: some Collection<UInt8>) throws -> (arrivals: [Self], more: Bool) {
         let answer = try PropertyValue(jsonBytes: bytes)
