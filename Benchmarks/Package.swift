@@ -73,6 +73,15 @@ let package = Package(
             ],
             path: "Sources/CollectorProfile"
         ),
+        // Ingest speed per wire format (Segment, PostHog, Amplitude, Mixpanel), in one run.
+        .executableTarget(
+            name: "CollectorFormats",
+            dependencies: [
+                "CollectorLoad",
+                .product(name: "TallyCollector", package: "Tally"),
+            ],
+            path: "Sources/CollectorFormats"
+        ),
         // `tally validate` beside jsonschema-rs, end to end, and its peak memory at 1M and 4M events
         // (BENCHMARKS.md says how to run it; Scripts/validate_jsonschema_rs.py is the reference).
         .executableTarget(

@@ -9,7 +9,9 @@ extension CollectorReader {
     /// id; the message id is the client's when it is in Tally's form, else the collector's id.
     ///
     /// - Throws: ``CollectorReaderError`` when the answer is not the collector's JSON.
-    static func events(in body: Data) throws -> (events: [(id: Int64, envelope: Envelope)], more: Bool) {
+    static func events(
+        in body: Data
+    ) throws -> (events: [(id: Int64, envelope: Envelope, arrival: DeliveryComparison.Arrival)], more: Bool) {
         let answer: PropertyValue
         do {
             answer = try PropertyValue(jsonBytes: body)
@@ -20,7 +22,7 @@ extension CollectorReader {
             throw CollectorReaderError(
                 "The collector's answer has no events: \(String(decoding: body.prefix(200), as: UTF8.self))")
         }
-        var events: [(id: Int64, envelope: Envelope)] = []
+        var events: [(id: Int64, envelope: Envelope, arrival: DeliveryComparison.Arrival)] = []
         events.reserveCapacity(items.count)
         for item in items {
             guard let fields = item.objectValue, let id = fields["id"]?.intValue,
@@ -43,7 +45,10 @@ extension CollectorReader {
                     ?? MessageID(prefix: 0, sequence: UInt64(id)),
                 timestamp: timestamp, userId: kind == .alias ? fields["previous_id"]?.stringValue : userId,
                 anonymousId: fields["anonymous_id"]?.stringValue ?? "", context: fields["context"]?.objectValue ?? [:])
-            events.append((Int64(id), envelope))
+            let arrival = DeliveryComparison.Arrival(
+                event: event, messageId: fields["message_id"]?.stringValue, userId: userId,
+                vendor: fields["source"]?.stringValue ?? "")
+            events.append((Int64(id), envelope, arrival))
         }
         return (events, answer.objectValue?["more"]?.boolValue ?? false)
     }

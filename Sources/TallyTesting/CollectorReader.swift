@@ -44,6 +44,8 @@ public final class CollectorReader: EventRecorder, FinalReading {
     public let session: String
     /// Everything read so far.
     public let log = EventLog()
+    /// Everything read so far as it arrived: with the vendor API it came through and its own message id.
+    private let arrivalLog = Locked<[DeliveryComparison.Arrival]>([])
     /// The id of the last event read: the next read asks only for later ones.
     private let lastId = Locked<Int64>(0)
     /// What the last read met when it failed; nil once a read succeeds.
@@ -169,6 +171,7 @@ public final class CollectorReader: EventRecorder, FinalReading {
         request.httpMethod = "DELETE"
         _ = try await fetch(request)
         log.clear()
+        arrivalLog.withLock { $0 = [] }
     }
 
     // MARK: Waiting without polling
@@ -201,14 +204,20 @@ public final class CollectorReader: EventRecorder, FinalReading {
     }
 
     /// Appends events past the last id read, so a read and a long-poll that overlap add nothing twice.
-    private func append(_ events: [(id: Int64, envelope: Envelope)]) {
+    private func append(_ events: [(id: Int64, envelope: Envelope, arrival: DeliveryComparison.Arrival)]) {
         lastId.withLock { lastId in
             let fresh = events.filter { $0.id > lastId }
             guard let last = fresh.last else { return }
             lastId = last.id
             log.append(contentsOf: fresh.map(\.envelope))
+            arrivalLog.withLock { $0 += fresh.map(\.arrival) }
         }
     }
+
+    /// Everything read so far, as it arrived: each event with the API it was sent to (`vendor`: `segment`,
+    /// `posthog`, `amplitude`, `mixpanel` or `tally`) and the message id the client sent, for
+    /// ``expectDelivered(_:to:source:fileID:filePath:line:column:)``.
+    public var arrivals: [DeliveryComparison.Arrival] { arrivalLog.current }
 
     // MARK: HTTP
 

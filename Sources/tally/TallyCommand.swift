@@ -22,6 +22,7 @@ struct TallyCommand: AsyncParsableCommand {
               tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift
               tally validate --plan tracking-plan.yaml .build/recordings
               tally coverage --plan tracking-plan.yaml --recordings .build/recordings --min 90 --baseline coverage-baseline.json
+              tally compare --recordings .build/recordings --collector http://127.0.0.1:8787 --session checkout
 
             Exit codes: 0 success, 1 a check failed (violations, coverage under the bar, a regression), \
             64 bad usage, 65 invalid input file (or an unreadable line in a recording), 66 missing or \
@@ -32,6 +33,7 @@ struct TallyCommand: AsyncParsableCommand {
             GenCommand.self,
             ValidateCommand.self,
             CoverageCommand.self,
+            CompareCommand.self,
         ] + collectorCommands  // `collect`, with the Collector trait (CollectCommand.swift)
     )
 

@@ -133,6 +133,17 @@ class LivePageTests(unittest.TestCase):
         self.assertEqual(self.rows()[0].find_element(By.CSS_SELECTOR, ".kind").text, "screen")
         self.assertEqual(self.names(), ["Home"])
 
+    def test_vendor_events_show_their_source(self):
+        body = json.dumps({"api_key": "k", "batch": [
+            {"event": "Opened", "distinct_id": "u1", "properties": {"tally_session": "vendors"}}]})
+        status, answer = self.collector.post("/batch/", body.encode(), {"Content-Type": "application/json"})
+        self.assertEqual((status, answer), (200, {"status": 1}))
+        self.post("vendors", {"type": "track", "event": "Tapped", "userId": "u1"})
+        self.driver.get(self.collector.url)
+        self.wait.until(lambda driver: len(self.rows()) == 2)
+        sources = [row.find_element(By.CSS_SELECTOR, ".source").text for row in self.rows()]
+        self.assertEqual(sorted(sources), ["posthog", "segment"])
+
     def test_refused_requests_are_counted_with_the_last_reason(self):
         def refuse(properties):
             body = json.dumps({"batch": [{"type": "track", "event": "Large", "userId": "u1", "properties": properties}]})

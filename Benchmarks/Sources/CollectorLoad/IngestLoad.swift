@@ -19,6 +19,13 @@ public final class IngestLoad: @unchecked Sendable {
         batches = (0..<connections).map { _ in SegmentBatches(path: path) }
     }
 
+    /// Opens `connections` keep-alive connections to 127.0.0.1:`port`, to post batches in `format`.
+    public init(port: Int, connections: Int = 4, format: IngestFormat) {
+        self.connections = connections
+        clients = (0..<connections).map { _ in LoopbackClient(port: port) }
+        batches = (0..<connections).map { _ in SegmentBatches(format: format) }
+    }
+
     /// Posts `count` batches spread over the connections, without blocking the caller's thread: the
     /// benchmark harness already blocks one of the two threads of Swift's pool while a benchmark runs, and
     /// a server whose handlers run on that pool (the counting reference) would get none if this blocked

@@ -9,18 +9,22 @@ public struct SegmentBatches {
     /// Where each message id's 10-digit batch number starts.
     private let digitOffsets: [Int]
 
+    /// How many events each request carries.
+    public let eventsPerBatch: Int
+
     /// Batches posted to `path` (`/v1/batch`).
     public init(path: String = "/v1/batch") {
+        self.init(format: .segment, path: path)
+    }
+
+    /// Batches in `format`, posted to its path (or `path`).
+    public init(format: IngestFormat, path: String? = nil) {
         let marker = "9999999999"
-        let events = (0..<Self.batchSize).map { index in
-            """
-            {"type":"track","event":"Order Completed","userId":"user-\(index % 7)","anonymousId":"5f1c3b1e-8a51-4b7a-9d43-\(fourDigits(index))",\
-            "messageId":"b\(marker)-\(fourDigits(index))","timestamp":"2026-11-24T10:00:00.000Z",\
-            "properties":{"order_id":"o-\(index)","total":29.95,"currency":"EUR","items":3,"coupon":null},\
-            "context":{"library":{"name":"analytics-python","version":"2.4.0"},"app":{"version":"3.1.0"}}}
-            """
+        eventsPerBatch = format.eventsPerBatch
+        let events = (0..<format.eventsPerBatch).map { index in
+            format.event(index, id: "b\(marker)-\(fourDigits(index))")
         }
-        let body = Array(#"{"batch":[\#(events.joined(separator: ","))],"sentAt":"2026-11-24T10:00:00.100Z"}"#.utf8)
+        let body = format.body(events)
         var offsets: [Int] = []
         let needle = Array(marker.utf8)
         var index = 0
@@ -32,8 +36,9 @@ public struct SegmentBatches {
                 index += 1
             }
         }
-        precondition(offsets.count == Self.batchSize)
-        template = LoopbackClient.request("POST", path, body: body, headers: ["Content-Type": "application/json"])
+        precondition(offsets.count == format.eventsPerBatch)
+        template = LoopbackClient.request(
+            "POST", path ?? format.path, body: body, headers: ["Content-Type": format.contentType])
         let headerLength = template.count - body.count
         digitOffsets = offsets.map { $0 + headerLength }
     }
@@ -54,7 +59,7 @@ public struct SegmentBatches {
 }
 
 /// `index` as four digits.
-private func fourDigits(_ index: Int) -> String {
+func fourDigits(_ index: Int) -> String {
     let text = String(index)
     return String(repeating: "0", count: max(0, 4 - text.count)) + text
 }

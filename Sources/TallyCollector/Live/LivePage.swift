@@ -7,7 +7,7 @@ import NIOCore
 /// offline): it opens `/tally/stream`, shows every event as it arrives, filters by name, kind and session,
 /// marks violations with their rule, and lists the planned events not yet seen with the plan's coverage.
 ///
-/// Elements tests rely on: rows are `#events tbody tr[data-id]` with `.name`, `.kind`, `.session` cells;
+/// Elements tests rely on: rows are `#events tbody tr[data-id]` with `.name`, `.kind`, `.session`, `.source` cells;
 /// a row with violations has the class `violation` and a `.violations` cell; the filters are
 /// `#filter-name`, `#filter-kind`, `#filter-session`; coverage is `#coverage`, unseen events `#unseen li`.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
@@ -70,7 +70,7 @@ enum LivePage {
           <div id="notice"></div>
           <div id="refused" role="alert"></div>
           <table id="events">
-            <thead><tr><th>#</th><th>received</th><th>session</th><th>kind</th><th>name</th><th>user</th><th>properties</th><th>violations</th></tr></thead>
+            <thead><tr><th>#</th><th>received</th><th>session</th><th>source</th><th>kind</th><th>name</th><th>user</th><th>properties</th><th>violations</th></tr></thead>
             <tbody></tbody>
           </table>
         </main>
@@ -112,6 +112,7 @@ enum LivePage {
           cell(row, "id", event.id);
           cell(row, "received", event.received_at.replace("T", " ").replace("Z", ""));
           cell(row, "session", event.session);
+          cell(row, "source", event.source);
           cell(row, "kind", event.type === "page" ? "screen (page)" : event.kind);
           cell(row, "name", event.name || event.user_id || event.group_id || "");
           cell(row, "user", event.user_id || event.anonymous_id || "");

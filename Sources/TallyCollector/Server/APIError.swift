@@ -16,6 +16,22 @@ struct APIError: Error, Sendable, Equatable {
     var code: String
     /// What was wrong, for a person.
     var message: String
+    /// Whose API the request was sent to: the body is shaped as that vendor's SDKs read it.
+    var dialect: Dialect = .segment
+
+    /// The error bodies of the APIs the collector speaks, each shaped so that the vendor's SDK drops what it
+    /// sent rather than retrying it.
+    enum Dialect: Sendable, Equatable {
+        /// `{"success": false, "code", "message"}`.
+        case segment
+        /// `{"type": "validation_error", "code", "detail"}`: posthog-python logs `detail`.
+        case posthog
+        /// `{"code": 400, "error", "missing_field"}`: Amplitude's SDKs read the numeric `code` (a string one
+        /// is retried), and drop the whole batch when `missing_field` is set.
+        case amplitude
+        /// `{"status": 0, "error"}` when the request asked for `verbose=1`, else `0`.
+        case mixpanel(verbose: Bool)
+    }
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
         self.status = status
@@ -23,13 +39,32 @@ struct APIError: Error, Sendable, Equatable {
         self.message = message
     }
 
-    /// The JSON body.
+    /// The JSON body, in the request's ``dialect``.
     var body: [UInt8] {
         var writer = JSONWriter()
-        writer.writeRaw(#"{"success":false,"code":"#)
-        writer.writeString(code)
-        writer.writeRaw(#","message":"#)
-        writer.writeString(message)
+        switch dialect {
+        case .segment:
+            writer.writeRaw(#"{"success":false,"code":"#)
+            writer.writeString(code)
+            writer.writeRaw(#","message":"#)
+            writer.writeString(message)
+        case .posthog:
+            writer.writeRaw(#"{"type":"validation_error","code":"#)
+            writer.writeString(code)
+            writer.writeRaw(#","detail":"#)
+            writer.writeString(message)
+        case .amplitude:
+            writer.writeRaw(#"{"code":\#(status.code),"error":"#)
+            writer.writeString(message)
+            writer.writeRaw(#","missing_field":"#)
+            writer.writeString(code)
+        case .mixpanel(verbose: false):
+            writer.writeRaw("0")
+            return writer.bytes
+        case .mixpanel(verbose: true):
+            writer.writeRaw(#"{"status":0,"error":"#)
+            writer.writeString(message)
+        }
         writer.writeRaw("}")
         return writer.bytes
     }
@@ -68,6 +103,11 @@ extension APIError {
 
     static let unsupportedEncoding = APIError(
         .unsupportedMediaType, "unsupported_encoding", "Content-Encoding must be gzip or absent")
+
+    static func unsupportedMediaType(_ contentType: String, expected: String) -> APIError {
+        APIError(
+            .unsupportedMediaType, "unsupported_media_type", "Content-Type must be \(expected), not \(contentType)")
+    }
 
     static let stopping = APIError(.serviceUnavailable, "stopping", "The collector is stopping")
 

@@ -46,6 +46,7 @@ struct CollectorRoutes: Sendable {
                 router.post(RouterPath(path)) { request, _ in try await self.ingestSegment(request, type: type) }
             }
         }
+        addVendorRoutes(to: router)
         router.post("/tally/records") { request, _ in try await self.ingestRecords(request) }
         router.get("/tally/events") { request, _ in try await self.events(request) }
         router.get("/tally/events/wait") { request, _ in try await self.wait(request) }
@@ -78,7 +79,7 @@ struct CollectorRoutes: Sendable {
     }
 
     /// Validates `events` against the plan, if any, and stores them; returns once they are committed.
-    private func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
+    func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
         if stopping.current { throw APIError.stopping }
         let stored = events.map { pair in
             var stored = pair.stored
@@ -95,7 +96,7 @@ struct CollectorRoutes: Sendable {
     }
 
     /// The body, decompressed, within `limit` bytes (compressed and decompressed).
-    private func body(of request: Request, limit: Int) async throws -> [UInt8] {
+    func body(of request: Request, limit: Int) async throws -> [UInt8] {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
@@ -105,7 +106,7 @@ struct CollectorRoutes: Sendable {
         return try IngestBody.decode(buffer, contentEncoding: request.headers[.contentEncoding], limit: limit)
     }
 
-    private func context(of request: Request) -> IngestContext {
+    func context(of request: Request) -> IngestContext {
         IngestContext(
             receivedAt: Int64((Date().timeIntervalSince1970 * 1_000_000).rounded()),
             session: request.headers[Self.sessionHeader] ?? "",

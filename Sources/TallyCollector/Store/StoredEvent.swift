@@ -42,9 +42,10 @@ enum MessageType: String, Sendable, CaseIterable {
     }
 }
 
-/// Where an event came in: Segment's API or Tally's records.
-enum EventSource: String, Sendable {
-    case segment, tally
+/// Where an event came in: the vendor API it was sent to (Segment's, which RudderStack's clients speak too,
+/// PostHog's, Amplitude's or Mixpanel's), or Tally's records. The read API shows it as `source`.
+enum EventSource: String, Sendable, CaseIterable {
+    case segment, tally, posthog, amplitude, mixpanel
 }
 
 /// One event as the collector stores and serves it. The JSON members are kept encoded, as stored, so

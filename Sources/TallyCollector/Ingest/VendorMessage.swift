@@ -1,0 +1,118 @@
+#if Collector
+import Foundation
+import HTTPTypes
+import Tally
+
+/// What a PostHog, Amplitude or Mixpanel message comes down to once its vendor's decoder has read it: the
+/// fields of a stored event, decoded.
+///
+/// Each vendor has its own decoder (``PostHogMessage``, ``AmplitudeEvent``, ``MixpanelMessage``); what they
+/// share is here: the JSON body, the session tag, and the stored event.
+struct VendorMessage {
+    var type: MessageType
+    var name = ""
+    var properties: [String: PropertyValue] = [:]
+    var userId: String?
+    var anonymousId: String?
+    var groupId: String?
+    var previousId: String?
+    var messageId: String?
+    /// The client's timestamp, as ISO 8601 text.
+    var timestamp: String?
+    var writeKey: String?
+
+    /// The stored event and, when asked, the Tally event the plan checks.
+    ///
+    /// A `tally_session` property (``CollectorProtocol/sessionContextKey``) tags the event with a session, as
+    /// a Segment message's context member does: vendor SDKs have no context, but every one of them sends
+    /// properties. It wins over the `Tally-Session` header and is not kept among the properties.
+    func stored(
+        from source: EventSource, context: IngestContext, index: Int?, wantsEvent: Bool
+    ) throws(APIError) -> (stored: StoredEvent, event: Event?) {
+        var properties = properties
+        var session = context.session
+        switch properties.removeValue(forKey: CollectorProtocol.sessionContextKey) {
+        case nil, .null?: break
+        case .string(let tagged)?: session = tagged
+        case let other?:
+            throw .wrongType(
+                "properties.\(CollectorProtocol.sessionContextKey)", index: index, expected: "a string", actual: other)
+        }
+        let stored = StoredEvent(
+            receivedAt: context.receivedAt, session: session, source: source, type: type, name: name,
+            properties: properties.jsonString, userId: userId, anonymousId: anonymousId, groupId: groupId,
+            previousId: previousId, messageId: messageId.flatMap { $0.isEmpty ? nil : $0 }, timestamp: timestamp,
+            context: "{}", writeKey: writeKey ?? context.writeKey)
+        guard wantsEvent else { return (stored, nil) }
+        let event = Event(
+            kind: type.kind, name: name, properties: properties,
+            userId: type == .identify || type == .alias ? userId : nil, groupId: groupId)
+        return (stored, event)
+    }
+}
+
+/// Reading vendor bodies: JSON that must be an object or an array, and the typed fields of one message.
+enum VendorJSON {
+    /// The body as a JSON value.
+    ///
+    /// - Throws: ``APIError`` 400 `invalid_json`.
+    static func read(_ bytes: some Collection<UInt8>, what: String = "The body") throws(APIError) -> PropertyValue {
+        do {
+            return try PropertyValue(jsonBytes: bytes)
+        } catch let error as JSONError {
+            throw .invalidJSON(error, in: what)
+        } catch {
+            throw APIError(.badRequest, "invalid_json", "\(what) is not valid JSON")
+        }
+    }
+
+    /// `value` as an object, or a 400 naming `field`.
+    static func object(_ value: PropertyValue?, _ field: String, index: Int?) throws(APIError) -> [String:
+        PropertyValue]?
+    {
+        switch value {
+        case nil, .null?: return nil
+        case .object(let object)?: return object
+        case let other?: throw .wrongType(field, index: index, expected: "an object", actual: other)
+        }
+    }
+
+    /// `value` as a string, or a 400 naming `field`. Numbers are accepted as their text, as the vendors do
+    /// for ids.
+    static func string(_ value: PropertyValue?, _ field: String, index: Int?) throws(APIError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let text)?: return text
+        case .int(let number)?: return String(number)
+        case let other?: throw .wrongType(field, index: index, expected: "a string", actual: other)
+        }
+    }
+
+    /// A string that must be present and not empty.
+    static func requiredString(_ value: PropertyValue?, _ field: String, index: Int?) throws(APIError) -> String {
+        guard let text = try string(value, field, index: index), !text.isEmpty else {
+            throw .missingField(field, index: index)
+        }
+        return text
+    }
+
+    /// The messages of a body that holds either one message object or an array of them.
+    static func messages(_ value: PropertyValue, _ field: String) throws(APIError) -> [PropertyValue] {
+        switch value {
+        case .array(let items): return items
+        case .object: return [value]
+        default: throw .wrongType(field, index: nil, expected: "an object or an array", actual: value)
+        }
+    }
+
+    /// A time in seconds or milliseconds since 1970 (a number above 10^11 is taken as milliseconds, as
+    /// Mixpanel does), as ISO 8601 text.
+    static func timestamp(epoch value: PropertyValue?, milliseconds: Bool?) -> String? {
+        guard let number = value?.doubleValue ?? value?.stringValue.flatMap(Double.init), number.isFinite else {
+            return value?.stringValue
+        }
+        let inMilliseconds = milliseconds ?? (abs(number) > 100_000_000_000)
+        return ISO8601.string(from: Date(timeIntervalSince1970: inMilliseconds ? number / 1000 : number))
+    }
+}
+#endif
