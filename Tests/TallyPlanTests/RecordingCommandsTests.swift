@@ -106,11 +106,13 @@ struct RecordingCommandsTests {
     }
 
     @Test func coverageNamesUnplannedIdentifyEventsByKindAndTheirViolationsById() throws {
-        let (plan, folder) = try Self.setUp(Self.everything + [.identify(userId: "user-42"), .identify(userId: "user-7")])
+        let (plan, folder) = try Self.setUp(
+            Self.everything + [.identify(userId: "user-42"), .identify(userId: "user-7")])
         let output = PlanTool.coverage(planPath: plan, recordings: [folder])
         #expect(output.standardOutput.contains("Unplanned events: identify ×2\n"), "\(output.standardOutput)")
         #expect(
-            output.standardError.contains("error: unplanned event: identify user-42: the event is not in the plan (2 events)"),
+            output.standardError.contains(
+                "error: unplanned event: identify user-42: the event is not in the plan (2 events)"),
             "\(output.standardError)")
         #expect(!(output.standardOutput + output.standardError).contains(#"identify """#))
     }

@@ -20,7 +20,9 @@ struct ReportNameTests {
     }
 
     @Test func descriptionsNameEventsTheSameWay() {
-        #expect(Event.identify(userId: "user-42", traits: ["plan": "pro"]).description == #"identify user-42 {"plan":"pro"}"#)
+        #expect(
+            Event.identify(userId: "user-42", traits: ["plan": "pro"]).description
+                == #"identify user-42 {"plan":"pro"}"#)
         #expect(Event.group("acme").description == "group acme")
         #expect(Event.alias("user-43").description == "alias user-43")
         #expect(Event.track("menu_item_ordered", ["n": 1]).description == #"track menu_item_ordered {"n":1}"#)
