@@ -47,7 +47,7 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of rule was broken.
     public var kind: Kind
-    /// How reports name the event (its ``Event/reportName``): the name of a track or screen event, the
+    /// How reports name the event (its `Event.reportName`): the name of a track or screen event, the
     /// kind and id of the others, such as `identify user-42`.
     public var eventName: String
     /// The event's kind.
