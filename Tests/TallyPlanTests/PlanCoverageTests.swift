@@ -36,6 +36,17 @@ struct PlanCoverageTests {
         Event("debug_ping"),
     ]
 
+    @Test func unplannedIdentifyGroupAndAliasEventsAreNamedByKind() throws {
+        let plan = try TrackingPlan(text: "version: 1\nevents:\n  - name: e\n    description: x\n")
+        let coverage = PlanCoverage(
+            plan: plan, events: [.identify(userId: "u-1"), .identify(userId: "u-2"), .group("acme"), Event("x")])
+        let table = coverage.renderTable()
+        #expect(table.contains(#"Unplanned events: track "x" ×1, identify ×2, group ×1"#), "\(table)")
+        let markdown = coverage.renderMarkdown()
+        #expect(markdown.contains("- identify (2)\n- group (1)"), "\(markdown)")
+        #expect(!(table + markdown).contains(#"identify """#) && !markdown.contains("identify ``"))
+    }
+
     @Test func countsEventsPropertiesAndEnumValues() {
         let coverage = PlanCoverage(plan: Self.plan, events: Self.events)
         #expect(coverage.events.map(\.name) == ["checkout_started", "menu_item_ordered", "Login", "user"])

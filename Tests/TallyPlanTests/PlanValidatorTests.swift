@@ -209,6 +209,18 @@ struct PlanValidatorTests {
         #expect(PlanValidator(plan: noIdentify).validate(.identify(userId: "u")).map(\.kind) == [.unknownEvent])
     }
 
+    @Test func violationsNameIdentifyGroupAndAliasEventsByTheirIds() throws {
+        let validator = PlanValidator(plan: try Fixtures.fixturePlan())
+        let missing = try #require(validator.validate(.identify(userId: "u-2", traits: [:])).first)
+        #expect(missing.eventName == "identify u-2")
+        #expect(missing.description.hasPrefix("identify u-2 /properties/"))
+        let noGroup = TrackingPlan(events: [PlannedEvent(name: "e", description: "x")])
+        let unknown = try #require(PlanValidator(plan: noGroup).validate(.group("acme")).first)
+        #expect(unknown.description == "group acme: the event is not in the plan")
+        let tracked = try #require(PlanValidator(plan: noGroup).validate(Event("x")).first)
+        #expect(tracked.description == #"track "x": the event is not in the plan"#)
+    }
+
     @Test func unexpectedPropertiesAreViolationsAtEventLevelByDefault() throws {
         let strict = try Fixtures.singleProperty("{}")
         let violations = PlanValidator(plan: strict).validate(Event("e", ["p": 1, "debug": true]))

@@ -80,6 +80,43 @@ struct RecordingCommandsTests {
                 """)
     }
 
+    @Test func validateNamesIdentifyGroupAndAliasByWhatTheyCarry() throws {
+        let (plan, folder) = try Self.setUp([
+            .identify(userId: "user-42"), .identify(userId: "user-42"), .group("acme"), .alias("user-43"),
+        ])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                alias user-43: 1 of 1 event breaks the plan
+                  ×1 alias user-43: the event is not in the plan
+                group acme: 1 of 1 event breaks the plan
+                  ×1 group acme: the event is not in the plan
+                identify user-42: 2 of 2 events break the plan
+                  ×2 identify user-42: the event is not in the plan
+                Checked 4 events from 1 recording: 4 violations in 4 events
+
+                """)
+    }
+
+    @Test func validateSaysWhenAnIdentifyGroupHoldsSeveralIds() throws {
+        let (plan, folder) = try Self.setUp([.identify(userId: "user-42"), .identify(userId: "user-7")])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.standardOutput.hasPrefix("identify user-42 and other ids: 2 of 2 events break the plan\n"))
+    }
+
+    @Test func coverageNamesUnplannedIdentifyEventsByKindAndTheirViolationsById() throws {
+        let (plan, folder) = try Self.setUp(
+            Self.everything + [.identify(userId: "user-42"), .identify(userId: "user-7")])
+        let output = PlanTool.coverage(planPath: plan, recordings: [folder])
+        #expect(output.standardOutput.contains("Unplanned events: identify ×2\n"), "\(output.standardOutput)")
+        #expect(
+            output.standardError.contains(
+                "error: unplanned event: identify user-42: the event is not in the plan (2 events)"),
+            "\(output.standardError)")
+        #expect(!(output.standardOutput + output.standardError).contains(#"identify """#))
+    }
+
     @Test func validateWritesJSONForMachines() throws {
         let (plan, folder) = try Self.setUp([Event("login_tapped", [:])])
         let output = PlanTool.validate(planPath: plan, recordings: [folder], json: true)

@@ -34,6 +34,23 @@ struct ExpectationTests {
         }
     }
 
+    @Test func identifyGroupAndAliasArePrintedByWhatTheyCarry() {
+        let spy = AnalyticsSpy()
+        spy.identify(userId: "user-42", traits: ["plan": "pro"])
+        spy.group("acme")
+        spy.alias("user-43")
+        expectOneIssue(
+            containing: [
+                #"Expected identify user-7 {"plan":"pro"} to have been tracked, but it was not."#,
+                #"  [0] identify user-42 {"plan":"pro"}"#,
+                "  [1] group acme",
+                "  [2] alias user-43",
+            ], atLine: #line + 2
+        ) {
+            spy.expectTracked(.identify(userId: "user-7", traits: ["plan": "pro"]))
+        }
+    }
+
     @Test func partialMatchesCompareOnlyTheNamedProperties() {
         #expect(spy.expectTracked(.named("menu_item_ordered", containing: ["item_name": "Pasta"])))
         expectOneIssue(

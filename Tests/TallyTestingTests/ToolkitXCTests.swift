@@ -68,6 +68,18 @@ final class ToolkitXCTests: XCTestCase {
         XCTAssertTrue(message.contains(#"+     "action": "tap""#), message)
     }
 
+    func testIdentifyGroupAndAliasArePrintedByWhatTheyCarry() {
+        let spy = AnalyticsSpy()
+        spy.identify(userId: "user-42")
+        spy.group("acme")
+        spy.alias("user-43")
+        let recorded = failures { spy.expectNotTracked(.kind(.group)) }
+        XCTAssertEqual(recorded.count, 1)
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(message.contains("[1] group acme"), message)
+        XCTAssertFalse(message.contains("groupId="), message)
+    }
+
     func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {
         var deep: PropertyValue = 1
         for _ in 0..<1000 { deep = .array([deep]) }

@@ -87,15 +87,6 @@ struct DestinationConformanceTests {
         ).run()
         #expect(failures == 0)
     }
-
-    @Test func google() async {
-        let spies = Latest<GoogleAnalyticsSpy>()
-        let failures = await DestinationConformance(
-            makeDestination: { GoogleAnalyticsDestination(adapter: spies.make(GoogleAnalyticsSpy())) },
-            receivedCount: { _ in spies.current?.calls.count ?? 0 }
-        ).run()
-        #expect(failures == 0)
-    }
     #endif
 
     @Test func theSuiteCatchesADestinationThatLosesEvents() async {

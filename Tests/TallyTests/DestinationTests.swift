@@ -16,7 +16,7 @@ struct ConsoleDestinationTests {
             lines.value == [
                 "[analytics] screen Login",
                 #"[analytics] track login_tapped {"action":"tap","attempt":2}"#,
-                #"[analytics] identify userId=user-42 {"plan":"pro"}"#,
+                #"[analytics] identify user-42 {"plan":"pro"}"#,
             ])
     }
 

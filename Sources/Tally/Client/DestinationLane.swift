@@ -126,7 +126,7 @@ final class DestinationLane: @unchecked Sendable {
         guard let index = range.first(where: { batch[$0].isDelivered(to: name) }),
             case .event(let delivery) = batch[index]
         else { return nil }
-        return delivery._withUnsafeGuaranteedRef { $0.envelope.event.problemName }
+        return delivery._withUnsafeGuaranteedRef { $0.envelope.reportName }
     }
 
     /// Lets the lane deliver what it holds, then exit.
@@ -212,14 +212,14 @@ final class DestinationLane: @unchecked Sendable {
         } catch var problem as Problem {
             ledger.settle(.dropped(.rejected))
             problem.outcome = .dropped
-            if problem.eventName == nil { problem.eventName = delivery.envelope.event.problemName }
+            if problem.eventName == nil { problem.eventName = delivery.envelope.reportName }
             context.report(problem)
         } catch {
             ledger.settle(.dropped(.failed))
             context.report(
                 Problem(
                     .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                    eventName: delivery.envelope.event.problemName))
+                    eventName: delivery.envelope.reportName))
         }
         return nil
     }

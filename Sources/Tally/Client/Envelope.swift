@@ -29,6 +29,13 @@ public struct Envelope: Sendable, Hashable {
     /// The id that names the user: ``userId`` when known, else ``anonymousId``.
     public var distinctId: String { userId ?? anonymousId }
 
+    /// How reports name the event: ``Event/reportName``, and for an alias event also the id it replaces,
+    /// `alias user-43 <- anon-1`.
+    public var reportName: String {
+        guard event.kind == .alias else { return event.reportName }
+        return "\(event.reportName) <- \(distinctId)"
+    }
+
     /// Who tracked an event.
     ///
     /// An event tracked while the client was handling another one, from inside a destination, a processor

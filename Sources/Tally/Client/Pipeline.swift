@@ -188,7 +188,7 @@ final class Pipeline: @unchecked Sendable {
     func enqueue(_ event: consuming Event) {
         let depth = FeedbackDepth.current
         if let depth, depth >= FeedbackDepth.deepestDelivered {
-            refuse(.feedbackLoop, name: event.problemName, depth: depth)
+            refuse(.feedbackLoop, name: event.reportName, depth: depth)
             return
         }
         let intake = intake
@@ -220,14 +220,14 @@ final class Pipeline: @unchecked Sendable {
                     Problem(
                         .waitingForRoom,
                         "The client's queue is full (\(queue.capacity) events); callers of track wait for room (the block policy)",
-                        outcome: .reported, eventName: waiting.envelope?.event.problemName),
+                        outcome: .reported, eventName: waiting.envelope?.reportName),
                     depth: depth)
             })
         switch offer {
         case .accepted:
             return
         case .refused(let item) where refusal == .afterShutdown, .closed(let item):
-            refuse(.afterShutdown, name: item.envelope?.event.problemName, depth: depth)
+            refuse(.afterShutdown, name: item.envelope?.reportName, depth: depth)
         case .refused:
             refuse(.optedOut, name: nil, depth: depth)
         case .full(let item, _, let startsEpisode):
@@ -237,7 +237,7 @@ final class Pipeline: @unchecked Sendable {
                 Problem(
                     .bufferFull,
                     "The client's queue is full (\(queue.capacity) events); new events are dropped until the worker catches up",
-                    outcome: .dropped, eventName: item.envelope?.event.problemName),
+                    outcome: .dropped, eventName: item.envelope?.reportName),
                 depth: depth)
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// ```
 /// [analytics] screen Login
 /// [analytics] track login_tapped {"action":"tap"}
-/// [analytics] identify userId=user-42 {"plan":"pro"}
+/// [analytics] identify user-42 {"plan":"pro"}
 /// ```
 ///
 /// Lines go to standard output unless you pass your own `write`. Standard output is buffered when it is not

@@ -78,8 +78,8 @@ public struct DestinationContext: Sendable {
 
     /// Counts events the destination had received and dropped afterwards, and reports why.
     ///
-    /// A destination that queues events and sends them later (such as an HTTP destination with a durable
-    /// queue) calls it from any thread, at any time after a ``Destination/receive(_:context:)``, keeping the
+    /// A destination that queues events and sends them later (such as TallyDelivery's
+    /// `SegmentAPIDestination`, with its durable queue) calls it from any thread, at any time after a ``Destination/receive(_:context:)``, keeping the
     /// context it was given. The client counts the events under ``DestinationStatistics/droppedAfterDelivery``
     /// and reports `problem` (its ``Problem/outcome`` becomes ``Problem/Outcome/dropped``).
     ///

@@ -29,7 +29,8 @@
 /// | ``Kind/alias`` | ``alias(_:)`` | empty | ``userId``, the new id | none; the previous id is the envelope's |
 ///
 /// Only track and screen events have names: identify, group and alias carry ids, which are never event
-/// names, so plans, coverage and vendor destinations never mistake a user id for an event.
+/// names, so plans, coverage and vendor destinations never mistake a user id for an event. Reports and
+/// printouts name any event with ``reportName``: `menu_item_ordered`, `identify user-42`, `group acme`.
 public struct Event: Sendable, Hashable {
     /// The kinds of call an app can make, after Segment's spec.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -137,18 +138,49 @@ extension Event {
         }
     }
 
-    /// How problems name the event: its name, or its kind when it has none (identify, group, alias).
-    package var problemName: String { name.isEmpty ? kind.rawValue : name }
+    /// Whether ``name`` is what names events of this kind: true for track and screen events.
+    package var isNamed: Bool { kind == .track || kind == .screen }
+}
+
+extension Event {
+    /// How reports and printouts name this event: the name of a track or screen event; for the other
+    /// kinds, the kind followed by the id the event carries.
+    ///
+    /// | event | `reportName` |
+    /// |---|---|
+    /// | `.track("menu_item_ordered")` | `menu_item_ordered` |
+    /// | `.screen("Home")` | `Home` |
+    /// | `.identify(userId: "user-42")` | `identify user-42` |
+    /// | `.group("acme")` | `group acme` |
+    /// | `.alias("user-43")` | `alias user-43` |
+    ///
+    /// An event without the name or id its kind carries is named by its kind alone (`track`, `identify`).
+    /// Tally's own ``Problem``s, the plan validator, `tally validate` and the test kit's messages name events
+    /// this way; a destination reporting a ``Problem`` about an event should too:
+    ///
+    /// ```swift
+    /// Problem(.vendorLimit, "Too many traits", outcome: .sanitized, eventName: envelope.event.reportName)
+    /// ```
+    ///
+    /// ``Envelope/reportName`` adds the previous id of an alias: `alias user-43 <- anon-1`.
+    ///
+    /// The name holds the user or group id as the app gave it: where reports leave the device, redact ids
+    /// as you would in the event itself.
+    public var reportName: String {
+        switch kind {
+        case .track, .screen: name.isEmpty ? kind.rawValue : name
+        case .identify, .alias: userId.map { "\(kind.rawValue) \($0)" } ?? kind.rawValue
+        case .group: groupId.map { "\(kind.rawValue) \($0)" } ?? kind.rawValue
+        }
+    }
 }
 
 extension Event: CustomStringConvertible {
-    /// One line: kind, name or id, and properties as sorted JSON, for example
-    /// `track menu_item_ordered {"item_name":"Pizza"}` or `identify userId=u-42 {"plan":"pro"}`.
+    /// One line: the kind and name of a track or screen event or the ``reportName`` of the others, then the
+    /// properties as sorted JSON, for example `track menu_item_ordered {"item_name":"Pizza"}` or
+    /// `identify user-42 {"plan":"pro"}`.
     public var description: String {
-        var text = kind.rawValue
-        if !name.isEmpty || (userId == nil && groupId == nil) { text += " \(name)" }
-        if let userId { text += " userId=\(userId)" }
-        if let groupId { text += " groupId=\(groupId)" }
+        let text = isNamed ? "\(kind.rawValue) \(name)" : reportName
         return properties.isEmpty ? text : "\(text) \(properties.jsonString)"
     }
 }

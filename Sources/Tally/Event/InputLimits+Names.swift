@@ -51,19 +51,25 @@ extension InputLimits {
             return nil
         case .blank:
             return Problem(
-                .emptyName, "The \(noun) is empty or only whitespace", outcome: .dropped, eventName: event.problemName)
+                .emptyName, "The \(noun) is empty or only whitespace", outcome: .dropped,
+                eventName: event.isNamed ? event.name : event.kind.rawValue)
         case .tooLong:
             return Problem(
                 .nameTooLong,
                 "The \(noun) has \(subject.utf8.count) UTF-8 bytes; at most \(maximumNameBytes) are allowed",
                 outcome: .dropped,
-                eventName: event.name.isEmpty ? event.problemName : Self.truncate(subject, toUTF8Bytes: 64) + "…")
+                eventName: Self.reportName(of: event, subject: Self.truncate(subject, toUTF8Bytes: 64) + "…"))
         case .invalid(let scalar, let invisible):
             return Problem(
                 .invalidName,
                 "The \(noun) holds \(Self.describe(scalar, invisible: invisible)); names and ids may not",
-                outcome: .dropped, eventName: event.name.isEmpty ? event.problemName : Self.escaped(event.name))
+                outcome: .dropped, eventName: Self.reportName(of: event, subject: Self.escaped(subject)))
         }
+    }
+
+    /// ``Event/reportName`` with `subject`, the name or id made safe to print, in place of the name or id.
+    private static func reportName(of event: Event, subject: String) -> String {
+        event.isNamed ? subject : "\(event.kind.rawValue) \(subject)"
     }
 
     /// Whether a property key passes the key rules. Printable ASCII keys are settled without decoding.

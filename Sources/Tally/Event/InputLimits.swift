@@ -103,7 +103,7 @@ public struct InputLimits: Sendable, Hashable {
         }
         guard needsWork(event.properties.dictionary) else { return true }
 
-        let name = event.problemName
+        let name = event.reportName
         var properties = event.properties.dictionary
         event.properties = [:]
         removeBadKeys(from: &properties, path: "/properties", eventName: name, report: report)

@@ -54,7 +54,7 @@ public struct RecordingDestination: Destination {
                 Problem(
                     .nestingTooDeep,
                     "\(cut) array\(cut == 1 ? "" : "s") or object\(cut == 1 ? "" : "s") nested deeper than \(PropertyValue.maximumDepth) levels (PropertyValue.maximumDepth) written to the recording as null",
-                    outcome: .sanitized, eventName: envelope.event.problemName, path: paths.first))
+                    outcome: .sanitized, eventName: envelope.reportName, path: paths.first))
         }
     }
 

@@ -58,7 +58,7 @@ extension PlanCoverage {
 
         /// One line, such as `track "checkout_started": property coupon is no longer seen`.
         public var description: String {
-            let event = "\(eventKind.rawValue) \"\(eventName)\""
+            let event = eventKind.printed(eventName)
             switch kind {
             case .eventNoLongerSeen: return "\(event) is no longer seen"
             case .propertyNoLongerSeen: return "\(event): property \(property ?? "") is no longer seen"

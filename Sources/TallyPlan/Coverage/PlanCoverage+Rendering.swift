@@ -41,7 +41,7 @@ extension PlanCoverage {
         if !unplannedEvents.isEmpty {
             lines.append(
                 "Unplanned events: "
-                    + unplannedEvents.map { "\($0.kind.rawValue) \"\($0.name)\" ×\($0.count)" }.joined(separator: ", "))
+                    + unplannedEvents.map { "\($0.kind.printed($0.name)) ×\($0.count)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -79,7 +79,10 @@ extension PlanCoverage {
         if !gaps.isEmpty { lines += ["", "### Not exercised", ""] + gaps }
         if !unplannedEvents.isEmpty {
             lines += ["", "### Unplanned events", ""]
-            lines += unplannedEvents.map { "- \($0.kind.rawValue) `\($0.name.markdownEscaped)` (\($0.count))" }
+            lines += unplannedEvents.map { event in
+                let name = event.name.isEmpty && !event.kind.matchesByName ? "" : " `\(event.name.markdownEscaped)`"
+                return "- \(event.kind.rawValue)\(name) (\(event.count))"
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

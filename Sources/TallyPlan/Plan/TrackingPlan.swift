@@ -106,7 +106,14 @@ public struct PlannedEvent: Sendable, Hashable {
 }
 
 extension Event.Kind {
-    /// Whether a plan matches events of this kind by name. Identify, group and alias events carry ids as
+    /// Whether a plan matches events of this kind by name. Identify, group and alias events carry ids, not
     /// names, so the plan describes them by kind alone.
     package var matchesByName: Bool { self == .track || self == .screen }
+
+    /// How printouts name an event of this kind called `name`: `track "menu_item_ordered"`, or for a plan's
+    /// identify, group or alias event its label, `identify "user"`; the kind alone when `name` is empty, as
+    /// for identify, group and alias events recorded without a plan to name them.
+    package func printed(_ name: String) -> String {
+        name.isEmpty && !matchesByName ? rawValue : "\(rawValue) \"\(name)\""
+    }
 }

@@ -39,13 +39,15 @@ struct RecordedViolations {
     /// Notes one recorded event's violations and where it was recorded.
     mutating func add(_ event: CheckedEvents.Checked) {
         if let origin = event.origin, origins.count < Self.maximumListed {
-            let key = Self.key(event.event.kind, event.event.name)
+            let key = Self.key(event.event.kind, event.event.name)  // by kind alone for identify, group, alias
             if origins[key] == nil { origins[key] = origin }
         }
         for violation in event.violations {
             count += 1
+            // Identify, group and alias events of every id share an entry; the example names the first.
+            let name = violation.eventKind.matchesByName ? violation.eventName : ""
             let signature =
-                "\(violation.eventKind.rawValue) \(violation.eventName) \(violation.kind.rawValue) \(violation.path) \(violation.rule)"
+                "\(violation.eventKind.rawValue) \(name) \(violation.kind.rawValue) \(violation.path) \(violation.rule)"
             if entries[signature] != nil {
                 entries[signature]!.count += 1
                 if entries[signature]!.origin == nil { entries[signature]!.origin = event.origin }
@@ -64,7 +66,11 @@ struct RecordedViolations {
     /// The first `origin` recorded for an event of this kind and name, if any.
     func origin(of kind: Event.Kind, _ name: String) -> String? { origins[Self.key(kind, name)] }
 
-    private static func key(_ kind: Event.Kind, _ name: String) -> String { "\(kind.rawValue) \(name)" }
+    /// Identify, group and alias events by kind alone: a plan describes each of those kinds once, whatever
+    /// the id or label.
+    private static func key(_ kind: Event.Kind, _ name: String) -> String {
+        kind.matchesByName ? "\(kind.rawValue) \(name)" : kind.rawValue
+    }
 }
 
 /// The events of recording files as a sequence that reads them as it is iterated, for APIs that take a

@@ -10,6 +10,16 @@ struct ValidationReport {
         var kind: Event.Kind
         var events = 0
         var failingEvents = 0
+        /// For identify, group and alias events, which a group holds whatever their ids: the report name
+        /// of the first failing event (`identify user-42`), and whether failing events carry other ids.
+        var firstFailing: String?
+        var otherIds = false
+
+        /// `track "menu_item_ordered"`, `identify user-42`, `identify user-42 and other ids`.
+        var title: String {
+            guard !kind.matchesByName, let firstFailing else { return kind.printed(name) }
+            return otherIds ? "\(firstFailing) and other ids" : firstFailing
+        }
         /// By violation kind, path and rule: a count and the first description.
         var violations: [String: (count: Int, example: PlanViolation)] = [:]
     }
@@ -19,6 +29,9 @@ struct ValidationReport {
         var kind: Event.Kind
         var name: String
         var violations: [PlanViolation]
+
+        /// Its ``Event/reportName``, which violations carry.
+        var reportName: String? { violations.first?.eventName }
     }
 
     /// The most distinct events listed; the events of any further names are counted in ``unlisted``.
@@ -70,6 +83,13 @@ struct ValidationReport {
         groups[position].events += 1
         guard !event.violations.isEmpty else { return }
         groups[position].failingEvents += 1
+        if !event.kind.matchesByName, let reportName = event.reportName {
+            if let first = groups[position].firstFailing {
+                if first != reportName { groups[position].otherIds = true }
+            } else {
+                groups[position].firstFailing = reportName
+            }
+        }
         for violation in event.violations {
             let signature = "\(violation.kind.rawValue) \(violation.path) \(violation.rule)"
             let existing = groups[position].violations[signature]
@@ -88,7 +108,7 @@ struct ValidationReport {
         var lines: [String] = []
         for group in failingGroups {
             lines.append(
-                style.bold("\(group.kind.rawValue) \"\(group.name)\"")
+                style.bold(group.title)
                     + ": \(group.failingEvents) of \(Self.count(group.events, "event")) \(group.failingEvents == 1 ? "breaks" : "break") the plan"
             )
             for (_, entry) in group.violations.sorted(by: { $0.key < $1.key }) {

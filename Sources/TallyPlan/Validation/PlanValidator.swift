@@ -101,7 +101,7 @@ public struct PlanValidator: Sendable {
         guard let compiled else {
             return [
                 PlanViolation(
-                    .unknownEvent, eventName: event.name, eventKind: event.kind, path: "",
+                    .unknownEvent, eventName: event.reportName, eventKind: event.kind, path: "",
                     rule: unknownEventRule(event),
                     actual: nil, eventIndex: index)
             ]

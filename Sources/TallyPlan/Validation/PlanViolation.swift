@@ -47,7 +47,8 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
 
     /// What kind of rule was broken.
     public var kind: Kind
-    /// The event's name.
+    /// How reports name the event (its `Event.reportName`): the name of a track or screen event, the
+    /// kind and id of the others, such as `identify user-42`.
     public var eventName: String
     /// The event's kind.
     public var eventKind: Event.Kind
@@ -108,9 +109,11 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`.
+    /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`, or for an event named by its
+    /// id, `identify user-42 /properties/plan: required property is missing`.
     public var description: String {
-        let event = "\(eventKind.rawValue) \"\(eventName)\""
+        let event =
+            eventKind.matchesByName ? eventKind.printed(eventName) : eventName.isEmpty ? eventKind.rawValue : eventName
         return path.isEmpty ? "\(event): \(message)" : "\(event) \(path): \(message)"
     }
 

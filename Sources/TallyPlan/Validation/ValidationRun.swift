@@ -17,7 +17,7 @@ struct ValidationRun {
     mutating func finish(for event: Event, index: Int?) -> [PlanViolation] {
         guard !violations.isEmpty else { return [] }
         for position in violations.indices {
-            violations[position].eventName = event.name
+            violations[position].eventName = event.reportName
             violations[position].eventKind = event.kind
             violations[position].eventIndex = index
         }

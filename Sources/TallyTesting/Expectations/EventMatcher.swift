@@ -40,13 +40,13 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Whether `event` matches.
     public func matches(_ event: Event) -> Bool { predicate(event) }
 
-    /// Matches only an event equal to `event`: same kind, name and properties.
+    /// Matches only an event equal to `event`: same kind, name, ids and properties.
     public static func event(_ event: Event) -> EventMatcher {
         let summary = PropertySummary(event.properties)
         return EventMatcher(event.description, template: event) { recorded in
             // The summary first: over a large recording it rejects most events without a dictionary lookup.
-            recorded.kind == event.kind && recorded.name == event.name
-                && recorded.properties.count == event.properties.count
+            recorded.kind == event.kind && recorded.name == event.name && recorded.userId == event.userId
+                && recorded.groupId == event.groupId && recorded.properties.count == event.properties.count
                 && summary.mayEqual(recorded.properties) && recorded.properties == event.properties
         }
     }

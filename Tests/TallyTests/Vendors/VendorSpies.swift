@@ -26,11 +26,6 @@ protocol Firebase: FirebaseAnalyticsAdapter {
     func setUserProperty(_ value: String?, forName name: String)
 }
 
-@Spy(restating: "GoogleAnalyticsAdapter")
-protocol GoogleAnalytics: GoogleAnalyticsAdapter {
-    func trackEvent(with name: String, properties: [String: Any])
-}
-
 @Spy(restating: "MixpanelAdapter")
 protocol Mixpanel: MixpanelAdapter {
     var distinctId: String { get }

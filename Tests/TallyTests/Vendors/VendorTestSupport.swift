@@ -77,7 +77,7 @@ func expectVendorProblem(
     }
     #expect(problem.code == .vendorLimit, sourceLocation: sourceLocation)
     #expect(problem.outcome == outcome, sourceLocation: sourceLocation)
-    #expect(problem.eventName == event.problemName, sourceLocation: sourceLocation)
+    #expect(problem.eventName == event.reportName, sourceLocation: sourceLocation)
     #expect(problem.path == path, sourceLocation: sourceLocation)
     #expect(problem.message.contains(fragment), "\(problem.message)", sourceLocation: sourceLocation)
     if outcome != .dropped {  // the client fills in the destination of a thrown problem

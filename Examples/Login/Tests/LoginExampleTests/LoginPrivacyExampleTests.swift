@@ -51,7 +51,7 @@ struct LoginPrivacyExampleTests {
 
         memory.expectTracked(.identify(userId: "user-42", traits: ["email": "[redacted]"]))
         memory.expectValid(against: try ExamplesPlan.validator())
-        #expect(console.lines == [#"[analytics] identify userId=user-42 {"email":"[redacted]"}"#])
+        #expect(console.lines == [#"[analytics] identify user-42 {"email":"[redacted]"}"#])
         #expect(!console.lines.joined().contains(LoginApp.Account.example.email))
     }
 

@@ -1,11 +1,11 @@
 import Tally
 
 /// The article's `GoogleAnalyticsService`: the ``AnalyticsService`` the app registers, sending every event
-/// to Google through a `GoogleAnalyticsAdapter`.
+/// to Google through a ``GoogleAnalyticsAdapter``.
 ///
 /// The article moves the event -> SDK transformation out of the SDK's extension into a type the app
-/// controls, so it can be unit-tested against a spy adapter. Here the transformation is Tally's
-/// `GoogleAnalyticsDestination` (track events become `trackEvent(with:properties:)` with the same name and
+/// controls, so it can be unit-tested against a spy adapter. Here the transformation is this example's
+/// ``GoogleAnalyticsDestination`` (track events become `trackEvent(with:properties:)` with the same name and
 /// properties; screens become a `screen_view` event with a `screen_name`), and the service runs it on a
 /// Tally client, so `send(event:)` never blocks the caller on the SDK:
 ///

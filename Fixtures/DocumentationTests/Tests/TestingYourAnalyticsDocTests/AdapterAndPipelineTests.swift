@@ -4,11 +4,11 @@ import Tally
 import TallyTesting
 import Testing
 
-@Test func eventsBecomeTrackEventCalls() throws {
-    let sdk = GoogleSDKSpy()
-    let destination = GoogleAnalyticsDestination(adapter: sdk)
+@Test func eventsBecomeLogEventCalls() throws {
+    let sdk = FirebaseSDKSpy()
+    let destination = FirebaseDestination(adapter: sdk)
     try destination.receive(envelope(Event("note_created", ["words": 12])), context: context)
-    sdk.calls.expectCalled("trackEvent(with:properties:)", with: "note_created", ["words": 12])
+    sdk.calls.expectCalled("logEvent(_:parameters:)", with: "note_created", ["words": 12])
 }
 
 @Test(.exhaustive) func emailsNeverLeaveTheApp() async {

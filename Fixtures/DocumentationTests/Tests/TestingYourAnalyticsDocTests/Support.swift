@@ -1,4 +1,4 @@
-// What "Testing your analytics" leaves implicit: the menu's model, a login screen's model, the Google SDK's
+// What "Testing your analytics" leaves implicit: the menu's model, a login screen's model, Firebase's
 // spy adapter, an envelope and a delivery context, and an app launched with TALLY_RECORD (here, in
 // process: a client whose recording destination comes from that environment).
 
@@ -52,16 +52,18 @@ struct LoginScreenModel {
     func signUp() { analytics.track(Event("sign_up_tapped")) }
 }
 
-final class GoogleSDKSpy: GoogleAnalyticsAdapter, Sendable {
+final class FirebaseSDKSpy: FirebaseAnalyticsAdapter, Sendable {
     let calls = CallRecorder()
-    func trackEvent(with name: String, properties: [String: Any]) { calls.record(arguments: name, properties) }
+    func logEvent(_ name: String, parameters: [String: Any]?) { calls.record(arguments: name, parameters) }
+    func setUserID(_ userID: String?) { calls.record(arguments: userID) }
+    func setUserProperty(_ value: String?, forName name: String) { calls.record(arguments: value, name) }
 }
 
 func envelope(_ event: Event) -> Envelope {
     Envelope(event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(), anonymousId: "a")
 }
 
-let context = DestinationContext(destination: "google") { problem in Issue.record("\(problem)") }
+let context = DestinationContext(destination: "firebase") { problem in Issue.record("\(problem)") }
 
 /// A fresh folder for one test, removed when the test is done.
 final class TemporaryFolder: Sendable {

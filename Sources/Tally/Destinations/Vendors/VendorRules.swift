@@ -22,7 +22,7 @@ enum VendorRules {
     static func problem(
         _ message: String, outcome: Problem.Outcome = .sanitized, event: Event, path: String?
     ) -> Problem {
-        Problem(.vendorLimit, message, outcome: outcome, eventName: event.problemName, path: path)
+        Problem(.vendorLimit, message, outcome: outcome, eventName: event.reportName, path: path)
     }
 
     /// `text` in double quotes for a message, shortened to its first 64 characters when longer.

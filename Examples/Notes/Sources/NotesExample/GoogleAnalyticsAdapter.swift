@@ -1,16 +1,17 @@
-/// The call ``GoogleAnalyticsDestination`` makes, mirroring the Google SDK of the adapter-pattern
-/// example (`GoogleSDK.trackEvent(with:properties:)`).
+/// The article's `GoogleAnalyticsAdapter`: the one call the app makes on the Google SDK,
+/// `GoogleSDK.trackEvent(with:properties:)`, as a protocol the SDK conforms to and a spy can stand in for.
 ///
-/// The SDK has exactly this method, so its conformance is empty:
+/// The SDK has exactly this method, so its conformance is empty
+/// (`GoogleSDK+GoogleAnalyticsAdapter.swift`):
 ///
 /// ```swift
-/// extension GoogleSDK: @retroactive GoogleAnalyticsAdapter {}
+/// extension GoogleSDK: GoogleAnalyticsAdapter {}
 ///
 /// let google = GoogleAnalyticsDestination(adapter: GoogleSDK(apiKey: key, clientSecret: secret))
 /// ```
 ///
-/// The SDK has no call that forgets the user, so the protocol has none either: a requirement the SDK
-/// does not have would make the empty conformance fail to compile. See ``GoogleAnalyticsDestination``.
+/// The SDK is the article's, not a real Google product: an app that sends events to Google Analytics on
+/// iOS does so through Firebase, with Tally's `FirebaseDestination`.
 ///
 /// The protocol is not `Sendable`, like the SDK; ``GoogleAnalyticsDestination`` calls it from one thread
 /// at a time.

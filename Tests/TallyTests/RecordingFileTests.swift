@@ -3,8 +3,6 @@ import Tally
 import TallyTestSupport
 import Testing
 
-@testable import TallyPlan
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,22 +50,22 @@ struct RecordingFileTests {
     }
 
     @Test func aFolderIsOneRecordingInNameOrder() throws {
-        let folder = try Fixtures.temporaryDirectory()
-        try Data(Self.line(1) + Array("{bad\n".utf8)).write(to: folder.appendingPathComponent("b.jsonl"))
-        try Data(Self.line(0)).write(to: folder.appendingPathComponent("a.jsonl"))
-        try Data("ignored".utf8).write(to: folder.appendingPathComponent("notes.txt"))
-        let file = try RecordingFile(folder: folder)
+        let folder = try TemporaryFolder()
+        try Data(Self.line(1) + Array("{bad\n".utf8)).write(to: folder.file("b.jsonl"))
+        try Data(Self.line(0)).write(to: folder.file("a.jsonl"))
+        try Data("ignored".utf8).write(to: folder.file("notes.txt"))
+        let file = try RecordingFile(folder: folder.url)
         #expect(file.records.map { $0.event.properties["index"] } == [0, 1])
         #expect(
-            file.problems.map(\.description).first?.hasPrefix(folder.appendingPathComponent("b.jsonl").path + ":2:")
+            file.problems.map(\.description).first?.hasPrefix(folder.file("b.jsonl").path + ":2:")
                 == true)
     }
 
     @Test func aMissingFileOrAFolderCannotBeRead() throws {
-        let folder = try Fixtures.temporaryDirectory()
-        #expect(throws: RecordError.self) { try RecordingFile(contentsOf: folder.appendingPathComponent("none.jsonl")) }
+        let folder = try TemporaryFolder()
+        #expect(throws: RecordError.self) { try RecordingFile(contentsOf: folder.file("none.jsonl")) }
         do {
-            _ = try RecordingFile(contentsOf: folder)
+            _ = try RecordingFile(contentsOf: folder.url)
             Issue.record("read a folder")
         } catch {
             #expect(error.message == "Cannot read the recording: it is a folder")
@@ -77,8 +75,8 @@ struct RecordingFileTests {
     // MARK: Ordinary reads: FIFOs, pipes, files changed while read
 
     @Test func aFIFOIsReadToItsEnd() async throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let fifo = folder.appendingPathComponent("live.jsonl")
+        let folder = try TemporaryFolder()
+        let fifo = folder.file("live.jsonl")
         #expect(mkfifo(fifo.path, 0o600) == 0)
         let lines = (0..<500).flatMap(Self.line)
         let writer = BackgroundThread {
@@ -114,8 +112,8 @@ struct RecordingFileTests {
     /// Another process cuts the file and writes it again, over and over, while it is read: a mapped reader
     /// died with SIGBUS here; an ordinary reader sees some version of the file and goes on.
     @Test func aFileCutAndRewrittenWhileItIsReadNeverCrashesAReader() async throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let url = folder.appendingPathComponent("churn.jsonl")
+        let folder = try TemporaryFolder()
+        let url = folder.file("churn.jsonl")
         let lines = (0..<20_000).flatMap(Self.line)  // about 5 MB: several chunks
         try Data(lines).write(to: url)
         let writer = BackgroundThread {
@@ -141,8 +139,8 @@ struct RecordingFileTests {
     /// skipped without being held and reported, and a line longer than a chunk is read whole.
     @Test(arguments: [1, 7, 64, 1 << 20])
     func linesAreNumberedAcrossChunks(chunkBytes: Int) throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let url = folder.appendingPathComponent("chunks.jsonl")
+        let folder = try TemporaryFolder()
+        let url = folder.file("chunks.jsonl")
         let long =
             Array(#"{"tally_record":1,"kind":"track","name":"long","properties":{"p":""#.utf8)
             + [UInt8](repeating: UInt8(ascii: "x"), count: 5000) + Array("\"}}\n".utf8)
@@ -170,8 +168,8 @@ struct RecordingFileTests {
     }
 
     @Test func aBinaryFileWithoutNewlinesIsOneUnfinishedLine() throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let url = folder.appendingPathComponent("binary.jsonl")
+        let folder = try TemporaryFolder()
+        let url = folder.file("binary.jsonl")
         try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 * 7 + 1) }.filter { $0 != 0x0A }).write(to: url)
         let summary = try RecordingFile.readEvents(at: url) { _ in }
         #expect(summary.events == 0)
@@ -179,8 +177,8 @@ struct RecordingFileTests {
     }
 
     @Test func eventsOfALargeFileComeInFileOrderWithFileLineNumbers() throws {
-        let folder = try Fixtures.temporaryDirectory()
-        let url = folder.appendingPathComponent("large.jsonl")
+        let folder = try TemporaryFolder()
+        let url = folder.file("large.jsonl")
         var bytes: [UInt8] = []
         for index in 0..<12_000 {
             bytes += Self.line(index)
