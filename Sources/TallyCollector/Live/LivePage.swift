@@ -183,7 +183,7 @@ enum LivePage {
             coverage.textContent = report.summary;
             unseen.replaceChildren(...report.planned.filter(event => event.count === 0).map(event => {
               const item = document.createElement("li");
-              item.textContent = `${event.kind} ${event.name}`;
+              item.textContent = [event.kind, event.name].filter(Boolean).join(" ");
               return item;
             }));
           } catch (error) {
