@@ -21,15 +21,15 @@ struct ClientDeliveryTests {
         await analytics.flush()  // the queue holds 3: events 3 and 4 are dropped as the oldest
 
         let statistics = analytics.statistics
-        let http = try #require(statistics.destinations["http"])
+        let http = try #require(statistics.destinations["segment-api"])
         #expect(http.delivered == 7)
         #expect(http.droppedAfterDelivery[.refusedByServer] == 1)
         #expect(http.droppedAfterDelivery[.queueFull] == 2)
-        #expect(statistics.accounted(at: "http") == statistics.tracked)
+        #expect(statistics.accounted(at: "segment-api") == statistics.tracked)
         let codes = statistics.recentProblems.map(\.code)
         #expect(codes.contains(.refusedByServer))
         #expect(codes.contains(.queueFull))
-        #expect(statistics.recentProblems.allSatisfy { $0.destination == "http" })
+        #expect(statistics.recentProblems.allSatisfy { $0.destination == "segment-api" })
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [1], [2], [5, 6, 7]])
     }
 

@@ -36,7 +36,7 @@ final class Harness: Sendable {
     private let received = Locked(0)
 
     /// A new destination on this harness's configuration (and database). Close the previous one first.
-    func destination(name: String = "http") -> SegmentAPIDestination {
+    func destination(name: String = "segment-api") -> SegmentAPIDestination {
         commits.committed(0)
         received.withLock { $0 = 0 }
         return SegmentAPIDestination(configuration: configuration, name: name)
@@ -44,7 +44,7 @@ final class Harness: Sendable {
 
     var context: DestinationContext {
         DestinationContext(
-            destination: "http", report: { [reports] in reports.add($0) },
+            destination: "segment-api", report: { [reports] in reports.add($0) },
             countDropped: { [reports] in reports.drop($0, $1) })
     }
 
