@@ -9,7 +9,8 @@ import Testing
 
 /// The durable queue: bounds, restarts, and a database that fails.
 struct QueueTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
         let harness = try Harness { $0.maximumQueuedEvents = 5 }
         let destination = harness.destination()
         defer { destination.close() }
@@ -23,6 +24,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func theByteBoundDropsTheOldest() async throws {
         let harness = try Harness { $0.maximumQueuedBytes = 40_000 }
         let destination = harness.destination()
@@ -37,6 +39,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func eventsSurviveARestartWithTheirMessageIds() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let first = harness.destination()
@@ -58,6 +61,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()
@@ -76,6 +80,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func aDatabaseThatCannotBeOpenedIsSetAsideAndReplacedAndSaysSo() async throws {
         let harness = try Harness(durable: true)
         // A folder where the database file should be.
@@ -94,6 +99,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func aDatabaseThatTurnsReadOnlyKeepsEventsInMemoryWithinTheBoundAndRecovers() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -128,6 +134,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func aBatchWhoseRemovalFailsIsNotSentAgainAndIsRemovedLater() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -154,6 +161,7 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
         let harness = try Harness(durable: true) {
             $0.flushAt = 10

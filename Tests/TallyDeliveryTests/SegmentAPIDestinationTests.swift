@@ -7,7 +7,8 @@ import Testing
 
 /// What a batch looks like on the wire, and when the destination sends one.
 struct SegmentAPIDestinationTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
         let harness = try Harness()
         let destination = harness.destination()
         defer { destination.close() }
@@ -56,6 +57,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func withoutGzipTheBodyIsPlainJSON() async throws {
         let harness = try Harness { $0.gzip = false }
         let destination = harness.destination()
@@ -68,6 +70,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func sendsOnceFlushAtEventsAreQueued() async throws {
         let harness = try Harness { $0.flushAt = 3 }
         let destination = harness.destination()
@@ -83,6 +86,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func sendsOnTheInterval() async throws {
         let harness = try Harness { $0.flushInterval = 5 }
         let destination = harness.destination()
@@ -97,6 +101,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func batchesStayWithinTheEventAndByteLimits() async throws {
         let harness = try Harness { $0.maximumBatchEvents = 7 }
         let destination = harness.destination()
@@ -115,6 +120,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func anEventOverTheLimitIsRejectedWhenReceived() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -128,6 +134,7 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+
     @Test func eventsAfterCloseAreRejected() throws {
         let harness = try Harness()
         let destination = harness.destination()
