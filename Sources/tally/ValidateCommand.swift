@@ -59,7 +59,9 @@ struct ValidateCommand: ParsableCommand {
         help: "A folder of recordings (or one recording file), as tally coverage takes them. Repeat to read several.")
     var recordingOptions: [String] = []
 
-    @Argument(help: ArgumentHelp("Recording files or folders of recordings (the same as --recordings).", valueName: "recording"))
+    @Argument(
+        help: ArgumentHelp(
+            "Recording files or folders of recordings (the same as --recordings).", valueName: "recording"))
     var recordingArguments: [String] = []
 
     /// Both forms, options first.
