@@ -17,7 +17,7 @@ enum CollectorCheck {
                 ? nil : "\(url.absoluteString) answered \(status): is it a Tally collector (tally collect)?"
         } catch {
             return
-                "cannot reach a collector at \(url.absoluteString) (\(error.localizedDescription)); start one with `swift run --enable-all-traits tally collect`"
+                "cannot reach a collector at \(url.absoluteString) (\(error.localizedDescription)); start one with `swift run --traits CLI,Collector tally collect` in Tally's folder"
         }
     }
 }

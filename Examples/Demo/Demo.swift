@@ -36,7 +36,7 @@ struct Demo: AsyncParsableCommand {
             Examples:
               swift run --package-path Examples demo
               swift run --package-path Examples demo --quiet      # without the console lines
-              swift run --enable-all-traits tally collect --plan Examples/tracking-plan.yaml &
+              swift run --traits CLI,Collector tally collect --plan Examples/tracking-plan.yaml &
               swift run --package-path Examples demo --collector http://127.0.0.1:8787
             """
     )

@@ -16,11 +16,16 @@ import UnixSignals
 /// and stop it when done:
 ///
 /// ```swift
-/// let collector = try await Collector.start()            // 127.0.0.1, a free port, in memory
-/// defer { Task { await collector.stop() } }
-/// let session = CollectorReader(url: collector.url, session: "login-test")
-/// app.launch(environment: ["ANALYTICS_HOST": collector.url.absoluteString, "TALLY_SESSION": session.session])
-/// await session.waitForEvent(.named("login_tapped"))
+/// let collector = try await Collector.start()  // 127.0.0.1, a free port, in memory
+/// let events = CollectorReader(url: collector.url, session: "login-test")
+/// // The app adds `RecordingDestination.collectorFromEnvironment()`, which reads these two variables.
+/// try await launchApp(environment: [
+///     CollectorProtocol.collectorVariable: collector.url.absoluteString,  // TALLY_COLLECTOR
+///     CollectorProtocol.sessionVariable: events.session,  // TALLY_SESSION
+/// ])
+/// await events.waitForEvent(.named("login_tapped"))
+/// events.expectTracked(.named("login_tapped"))
+/// await collector.stop()  // in exhaustive mode, the reader takes its last read first
 /// ```
 ///
 /// See <doc:RunningTheCollector> for the HTTP API.

@@ -16,8 +16,8 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let events = CollectorReader(url: URL(string: "http://127.0.0.1:8787")!)
-/// app.launchEnvironment["ANALYTICS_HOST"] = events.url.absoluteString
-/// app.launchEnvironment["TALLY_SESSION"] = events.session
+/// app.launchEnvironment[CollectorProtocol.collectorVariable] = events.url.absoluteString  // TALLY_COLLECTOR
+/// app.launchEnvironment[CollectorProtocol.sessionVariable] = events.session  // TALLY_SESSION
 /// app.launch()
 /// app.buttons["Log in"].tap()
 /// await events.waitForEvent(.named("login_tapped"))

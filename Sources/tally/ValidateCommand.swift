@@ -3,7 +3,8 @@ import ArgumentParser
 import Foundation
 import TallyPlan
 
-/// `tally validate --plan PLAN RECORDING...`: validates recorded events against a plan.
+/// `tally validate --plan PLAN --recordings RECORDING...` (or the recordings as arguments): validates recorded
+/// events against a plan.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -20,9 +21,12 @@ struct ValidateCommand: ParsableCommand {
             error with their file and line; the other lines are still validated, and the summary says how \
             many lines were not.
 
+            Name recordings with --recordings, as tally coverage does, or as arguments: both forms \
+            read the same files.
+
             Examples:
+              tally validate --plan tracking-plan.yaml --recordings .build/recordings
               tally validate --plan tracking-plan.yaml .build/recordings/app.jsonl
-              tally validate --plan tracking-plan.yaml .build/recordings
               tally validate --plan tracking-plan.yaml --format json .build/recordings > violations.json
 
             Exit codes:
@@ -50,8 +54,18 @@ struct ValidateCommand: ParsableCommand {
             """)
     var allowUncheckedKeywords = false
 
-    @Argument(help: "Recording files or folders of recordings.")
-    var recordings: [String]
+    @Option(
+        name: .customLong("recordings"),
+        help: "A folder of recordings (or one recording file), as tally coverage takes them. Repeat to read several.")
+    var recordingOptions: [String] = []
+
+    @Argument(
+        help: ArgumentHelp(
+            "Recording files or folders of recordings (the same as --recordings).", valueName: "recording"))
+    var recordingArguments: [String] = []
+
+    /// Both forms, options first.
+    var recordings: [String] { recordingOptions + recordingArguments }
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case text, json

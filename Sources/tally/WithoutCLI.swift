@@ -12,7 +12,9 @@ enum TallyWithoutCLI {
             """
             tally: this build has no command line; it needs the package trait CLI.
               In this repository:  swift run --traits CLI tally --help
-              In your package:     .package(url: "…/tally", from: "…", traits: ["CLI"]), then swift run tally --help
+              In your repository:  a tools package (README: "Run the tally command line"), Tools/Package.swift,
+                with .package(url: "https://github.com/<owner>/tally", branch: "main", traits: ["CLI", "Collector"]),
+                then: swift run --package-path Tools tally --help
 
             """)
         exit(64)

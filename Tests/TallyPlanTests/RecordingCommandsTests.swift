@@ -300,6 +300,10 @@ struct RecordingCommandsBinaryTests {
         let scenarios: [(command: String, arguments: [String], output: String?, code: Int32)] = [
             ("validate", ["validate", "--plan", valid.plan, valid.folder], nil, 0),
             ("validate", ["validate", "--plan", plan, folder], nil, 1),
+            // --recordings, as coverage takes them, reads the same files as the arguments.
+            ("validate", ["validate", "--plan", valid.plan, "--recordings", valid.folder], nil, 0),
+            ("validate", ["validate", "--plan", plan, "--recordings", folder], nil, 1),
+            ("validate", ["validate", "--plan", plan, "--recordings", valid.folder, folder], nil, 1),
             ("validate", ["validate", "--plan", plan], nil, 64),
             ("validate", ["validate", "--plan", plan, cut], nil, 65),
             ("validate", ["validate", "--plan", plan, folder + "/none.jsonl"], nil, 66),

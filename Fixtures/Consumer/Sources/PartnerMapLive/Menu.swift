@@ -47,8 +47,3 @@ public struct HippoDestination: Destination {
         client.logEvent(named: event.name, properties: event.properties.dictionary)
     }
 }
-
-/// The tracking plan the app ships with.
-public enum AppPlan {
-    public static var url: URL { Bundle.module.url(forResource: "tracking-plan", withExtension: "yaml")! }
-}
