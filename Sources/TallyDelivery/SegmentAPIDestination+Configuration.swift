@@ -111,22 +111,21 @@ extension SegmentAPIDestination {
         /// configuration.clock = clock
         /// ```
         ///
-        /// The destination never blocks a thread on the clock. Left as it is (the system's clock), the
-        /// timers run on a Dispatch queue, so they fire even when every thread of the concurrency pool is
-        /// busy; a clock you set runs each timer as a task sleeping on it. Only the destination's timers use
-        /// it; a request's own timeout (``requestTimeout``) is the transport's, in real time. Before iOS 16
-        /// and macOS 13, which have no `Clock`, the timers run on the system's monotonic clock.
+        /// The destination never blocks a thread on the clock: each timer is a task sleeping on it. Only the
+        /// destination's timers use it; a request's own timeout (``requestTimeout``) is the transport's, in
+        /// real time. Before iOS 16 and macOS 13, which have no `Clock`, the timers run on the system's
+        /// monotonic clock.
         @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
         public var clock: any Clock<Duration> {
             get { storedClock as? any Clock<Duration> ?? ContinuousClock() }
             set { storedClock = newValue }
         }
 
-        /// The engine's timers on the ``clock`` a caller set, or on Dispatch (the system's monotonic clock)
-        /// when none was set or the platform has no `Clock`. Each call starts a new time scale: the engine
-        /// takes them once.
+        /// The engine's timers on ``clock``, or on Dispatch where the platform has no `Clock`. Each call
+        /// starts a new time scale: the engine takes them once.
         var timers: DeliveryTimers {
-            if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), let clock = storedClock as? any Clock<Duration> {
+            if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+                let clock: any Clock<Duration> = self.clock
                 return DeliveryTimers.on(clock)
             }
             return .dispatch

@@ -7,8 +7,7 @@ import Testing
 
 /// The destination behind a real client: what the client's statistics say about later drops.
 struct ClientDeliveryTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
         let destination = harness.destination()
         defer { destination.close() }
@@ -35,7 +34,6 @@ struct ClientDeliveryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func shutdownSendsWhatIsQueued() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -48,7 +46,6 @@ struct ClientDeliveryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func theCallerNeverWaitsForTheDatabaseOrTheServer() async throws {
         let harness = try Harness([.hold], durable: true) { $0.flushAt = 1 }
         let destination = harness.destination()

@@ -9,8 +9,7 @@ import Testing
 
 /// The durable queue: bounds, restarts, and a database that fails.
 struct QueueTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
         let harness = try Harness { $0.maximumQueuedEvents = 5 }
         let destination = harness.destination()
         defer { destination.close() }
@@ -24,7 +23,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func theByteBoundDropsTheOldest() async throws {
         let harness = try Harness { $0.maximumQueuedBytes = 40_000 }
         let destination = harness.destination()
@@ -39,7 +37,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func eventsSurviveARestartWithTheirMessageIds() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let first = harness.destination()
@@ -61,7 +58,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()
@@ -80,7 +76,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func aDatabaseThatCannotBeOpenedIsSetAsideAndReplacedAndSaysSo() async throws {
         let harness = try Harness(durable: true)
         // A folder where the database file should be.
@@ -99,7 +94,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func aDatabaseThatTurnsReadOnlyKeepsEventsInMemoryWithinTheBoundAndRecovers() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -134,7 +128,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func aBatchWhoseRemovalFailsIsNotSentAgainAndIsRemovedLater() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -161,7 +154,6 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
         let harness = try Harness(durable: true) {
             $0.flushAt = 10

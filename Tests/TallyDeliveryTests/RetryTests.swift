@@ -7,14 +7,12 @@ import Testing
 
 /// Segment's retry rules, each on the injected clock.
 struct RetryTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(arguments: [408, 410, 429, 460, 500, 502, 503, 504, 599])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test(arguments: [408, 410, 429, 460, 500, 502, 503, 504, 599])
     func retryableStatusesKeepTheBatchAndRetryAfterTheBackoff(status: Int) async throws {
         try await retriesAfterTheBackoff(firstAnswer: .status(status))
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func noAnswerIsRetriedLikeA5xx() async throws {
         try await retriesAfterTheBackoff(firstAnswer: .noAnswer)
     }
@@ -71,8 +69,7 @@ struct RetryTests {
 
     /// A flush that arrives while the destination waits to retry used to wait for the clock to pass the retry
     /// (or its own deadline): on a clock that no longer moves, for ever (S4-FLUSH).
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test(arguments: [
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test(arguments: [
         (ScriptedTransport.Answer.status(503), 0.4...0.6),  // the first back-off: 0.5 s ± 10 %
         (.status(429, headers: ["Retry-After": "7"]), 7...7),
     ])
@@ -112,7 +109,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test(arguments: [401, 403, 404, 422, 501, 505, 302])
     func otherStatusesDropTheBatchAndReportIt(status: Int) async throws {
         let harness = try Harness([.status(status)])
@@ -132,7 +128,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func backoffDoublesFromHalfASecondWithJitterUpToTheCap() async throws {
         let policy = RetryPolicy.default
         for attempt in 0..<12 {
@@ -160,7 +155,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func retryAfterIsHonouredAndDoesNotCountAgainstTheBudget() async throws {
         let harness = try Harness([.status(429, headers: ["Retry-After": "7"])]) { $0.retry.maximumAttempts = 0 }
         let destination = harness.destination()
@@ -181,7 +175,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func retryAfterReadsSecondsAndHTTPDatesAndIsCapped() {
         let policy = RetryPolicy.default
         #expect(policy.retryAfter("120", now: 0) == 120)
@@ -195,7 +188,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func aBatchThatExhaustsItsRetriesIsDroppedAndCounted() async throws {
         let harness = try Harness(standing: .status(503)) { $0.retry.maximumAttempts = 2 }
         let destination = harness.destination()
@@ -218,7 +210,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func a400IsolatesTheRefusedEventAndDeliversTheOthers() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(5))
         let destination = harness.destination()
@@ -235,7 +226,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func a413HalvesTheBatchUntilItFits() async throws {
         let harness = try Harness(standing: .tooLargeAbove(2))
         let destination = harness.destination()
@@ -250,7 +240,6 @@ struct RetryTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func flushGivesUpAtItsDeadlineOnTheClock() async throws {
         let harness = try Harness([.hold]) { $0.flushTimeout = 4 }
         let destination = harness.destination()

@@ -7,8 +7,7 @@ import Testing
 
 /// What a batch looks like on the wire, and when the destination sends one.
 struct SegmentAPIDestinationTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
         let harness = try Harness()
         let destination = harness.destination()
         defer { destination.close() }
@@ -57,7 +56,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func withoutGzipTheBodyIsPlainJSON() async throws {
         let harness = try Harness { $0.gzip = false }
         let destination = harness.destination()
@@ -70,7 +68,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func sendsOnceFlushAtEventsAreQueued() async throws {
         let harness = try Harness { $0.flushAt = 3 }
         let destination = harness.destination()
@@ -86,7 +83,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func sendsOnTheInterval() async throws {
         let harness = try Harness { $0.flushInterval = 5 }
         let destination = harness.destination()
@@ -101,7 +97,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func batchesStayWithinTheEventAndByteLimits() async throws {
         let harness = try Harness { $0.maximumBatchEvents = 7 }
         let destination = harness.destination()
@@ -120,7 +115,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func anEventOverTheLimitIsRejectedWhenReceived() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -134,7 +128,6 @@ struct SegmentAPIDestinationTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-
     @Test func eventsAfterCloseAreRejected() throws {
         let harness = try Harness()
         let destination = harness.destination()

@@ -132,8 +132,7 @@ struct DestinationConformanceTests {
         )
         #expect(
             messages.contains {
-                $0.contains(
-                    "bad input: the destination failed on event \"conformance_deep\" instead of rejecting it by rule")
+                $0.contains("bad input: the destination failed on event \"conformance_deep\" instead of rejecting it by rule")
             })
     }
 
