@@ -93,7 +93,7 @@ let package = Package(
         // TallyDelivery.md and "How delivery works" (the Delivery trait).
         .testTarget(
             name: "TallyDeliveryDocTests",
-            dependencies: [tally, tallyTesting, .product(name: "TallyDelivery", package: "Tally")]
+            dependencies: [tally, .product(name: "TallyDelivery", package: "Tally")]
         ),
         .testTarget(
             name: "ReadingRecordingsDocTests",

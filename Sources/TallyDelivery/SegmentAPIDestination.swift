@@ -47,9 +47,8 @@ public final class SegmentAPIDestination: Destination {
     ///
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.
-    ///   - name: the destination's name in the client: the key of its statistics and of
-    ///     `bufferingByDestination`, and the destination of its problems. Default: `segment-api`.
-    public init(configuration: SegmentAPIDestination.Configuration, name: String = "segment-api") {
+    ///   - name: the destination's name in the client. Default: `http`.
+    public init(configuration: SegmentAPIDestination.Configuration, name: String = "http") {
         self.name = name
         self.engine = DeliveryEngine(configuration: configuration, name: name)
     }

@@ -2,12 +2,11 @@
 import Foundation
 import Tally
 import TallyDelivery
-import TallyTesting
 import Testing
 
 /// The destination behind a real client: what the client's statistics say about later drops.
 struct ClientDeliveryTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
+    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
         let destination = harness.destination()
         defer { destination.close() }
@@ -21,19 +20,18 @@ struct ClientDeliveryTests {
         await analytics.flush()  // the queue holds 3: events 3 and 4 are dropped as the oldest
 
         let statistics = analytics.statistics
-        let http = try #require(statistics.destinations["segment-api"])
+        let http = try #require(statistics.destinations["http"])
         #expect(http.delivered == 7)
         #expect(http.droppedAfterDelivery[.refusedByServer] == 1)
         #expect(http.droppedAfterDelivery[.queueFull] == 2)
-        #expect(statistics.accounted(at: "segment-api") == statistics.tracked)
+        #expect(statistics.accounted(at: "http") == statistics.tracked)
         let codes = statistics.recentProblems.map(\.code)
         #expect(codes.contains(.refusedByServer))
         #expect(codes.contains(.queueFull))
-        #expect(statistics.recentProblems.allSatisfy { $0.destination == "segment-api" })
+        #expect(statistics.recentProblems.allSatisfy { $0.destination == "http" })
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [1], [2], [5, 6, 7]])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func shutdownSendsWhatIsQueued() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -45,7 +43,6 @@ struct ClientDeliveryTests {
         #expect(destination.statistics.delivered == 1)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theCallerNeverWaitsForTheDatabaseOrTheServer() async throws {
         let harness = try Harness([.hold], durable: true) { $0.flushAt = 1 }
         let destination = harness.destination()

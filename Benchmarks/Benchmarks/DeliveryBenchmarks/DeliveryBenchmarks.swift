@@ -62,7 +62,7 @@ let benchmarks: @Sendable () -> Void = {
         defer { folder.remove() }
         let destination = SegmentAPIDestination(configuration: DeliveryFixture.configuration(folder, failing: true))
         defer { destination.close() }
-        let context = DestinationContext(destination: "segment-api") { _ in }
+        let context = DestinationContext(destination: "http") { _ in }
         let start = ContinuousClock.now
         for envelope in envelopes { try destination.receive(envelope, context: context) }
         destination.flush()
@@ -164,7 +164,7 @@ final class DeliveryFixture: Sendable {
             self.counting = nil
             destination = delivery
         } else {
-            let counting = CountingDestination(name: "segment-api")
+            let counting = CountingDestination(name: "http")
             self.counting = counting
             self.http = nil
             self.folder = nil
@@ -208,7 +208,7 @@ final class DeliveryFixture: Sendable {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let destination = SegmentAPIDestination(configuration: configuration(folder, failing: true))
-        let context = DestinationContext(destination: "segment-api") { _ in }
+        let context = DestinationContext(destination: "http") { _ in }
         for envelope in envelopes(count) { try destination.receive(envelope, context: context) }
         destination.flush()
         destination.close()
@@ -220,7 +220,7 @@ final class DeliveryFixture: Sendable {
     /// Stops the run if the client dropped anything: the figure would flatter it.
     func check(_ benchmark: Benchmark) {
         let statistics = analytics.statistics
-        let stats = statistics.destinations["segment-api"] ?? DestinationStatistics()
+        let stats = statistics.destinations["http"] ?? DestinationStatistics()
         if statistics.totalDropped != 0 || !stats.dropped.isEmpty || stats.delivered != statistics.tracked {
             fatalError("\(benchmark.name): the client dropped events: \(statistics)")
         }

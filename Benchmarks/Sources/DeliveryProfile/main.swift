@@ -24,7 +24,7 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tall
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
 
-let counting = CountingDestination(name: "segment-api")
+let counting = CountingDestination(name: "http")
 let delivery: SegmentAPIDestination? =
     http
     ? SegmentAPIDestination(
@@ -60,7 +60,7 @@ trackAll(analytics, from: warmup, count: count)
 
 // Waits on the counters rather than `await flush()`, which crashed valgrind 3.19 at the top level (see
 // ClientProfile).
-func delivered() -> Int { analytics.statistics.destinations["segment-api"]?.delivered ?? 0 }
+func delivered() -> Int { analytics.statistics.destinations["http"]?.delivered ?? 0 }
 while delivered() + analytics.statistics.totalDropped < count + warmup {
     usleep(1_000)
 }

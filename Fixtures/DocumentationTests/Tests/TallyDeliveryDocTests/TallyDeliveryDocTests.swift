@@ -1,7 +1,6 @@
 import Foundation
 import Tally
 import TallyDelivery
-import TallyTesting
 import Testing
 
 // TallyDelivery.md and "How delivery works", as written. The configurations point at real servers, so they
@@ -38,43 +37,4 @@ func landingPageExample(applicationSupport: URL) {
     #expect(segment.endpoint.host == "api.segment.io")
     #expect(rudderStack.writeKey == "RUDDERSTACK_WRITE_KEY")
     #expect(collector.endpoint.path == "/v1/batch")
-}
-
-/// The status codes a test's transport answers with, one per request (200 once they run out).
-/// `@unchecked Sendable`: `codes` is only touched with `lock` held.
-final class Answers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var codes: [Int]
-    init(_ codes: [Int]) { self.codes = codes }
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return codes.isEmpty ? 200 : codes.removeFirst()
-    }
-}
-
-// "How delivery works", Testing delivery: a retry driven by TallyTesting's ManualClock.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-@Test func aFailedBatchIsRetriedAfterItsBackoff() async throws {
-    let answers = Answers([503, 200])
-    let clock = ManualClock()
-    var configuration = SegmentAPIDestination.Configuration(
-        endpoint: URL(string: "https://api.segment.io/v1/batch")!, writeKey: "test",
-        transport: HTTPTransport { _ in HTTPTransport.Response(statusCode: answers.next()) })
-    configuration.clock = clock
-    let destination = SegmentAPIDestination(configuration: configuration)
-    let analytics = AnalyticsClient(destinations: [destination])
-
-    analytics.track("menu_item_ordered", ["item_name": "Pizza"])
-    let start = clock.now
-    await analytics.flush()  // returns at the 503: the retry waits for the clock
-    #expect(destination.statistics.queuedEvents == 1)
-
-    // The first back-off is half a second, ± 10 %.
-    let retry = try await clock.waitForSleeper {
-        (.milliseconds(450) ... .milliseconds(550)).contains(start.duration(to: $0))
-    }
-    clock.advance(to: retry)
-    await analytics.shutdown()
-    #expect(destination.statistics.delivered == 1)
 }
