@@ -195,11 +195,14 @@ extension Event {
 
 extension Event: CustomStringConvertible {
     /// One line: the kind and name of a track or screen event or the ``reportName`` of the others, then the
-    /// properties as sorted JSON, for example `track menu_item_ordered {"item_name":"Pizza"}` or
-    /// `identify user-42 {"plan":"pro"}`.
+    /// properties as sorted JSON, then the purpose when it is not ``ConsentPurpose/analytics``: for example
+    /// `track menu_item_ordered {"item_name":"Pizza"}`, `identify user-42 {"plan":"pro"}` or
+    /// `track ad_clicked (for advertising)`.
     public var description: String {
-        let text = isNamed ? "\(kind.rawValue) \(name)" : reportName
-        return properties.isEmpty ? text : "\(text) \(properties.jsonString)"
+        var text = isNamed ? "\(kind.rawValue) \(name)" : reportName
+        if !properties.isEmpty { text += " \(properties.jsonString)" }
+        if purpose != .analytics { text += " (for \(purpose))" }
+        return text
     }
 }
 

@@ -1,0 +1,76 @@
+import Foundation
+import Tally
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The consent hold under a flood: COUNT events (default 1,000,000) tracked before the user answers, with the
+// hold at its default bound (1,000 events), and with a naive hold that keeps everything (bound = COUNT), in
+// the same run. Prints what each holds, drops and keeps in memory (live heap bytes from glibc's mallinfo2,
+// measured while the events wait), and the time to track and flush them. Release build:
+//
+//     swift build -c release --package-path Benchmarks --product ConsentHold
+//     Benchmarks/.build/release/ConsentHold 1000000
+
+let count = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
+guard count > 0 else {
+    print("usage: ConsentHold [COUNT>0]")
+    exit(2)
+}
+
+/// Bytes the process has allocated and not freed, or nil where glibc's mallinfo2 is missing.
+func liveHeapBytes() -> Int64? {
+    #if canImport(Glibc)
+    return Int64(mallinfo2().uordblks)
+    #else
+    return nil
+    #endif
+}
+
+/// A destination that only counts: the events never arrive while the user has not answered.
+final class Counter: Destination {
+    let name = "counter"
+    private let received = Locked(0)
+    func receive(_ envelope: Envelope, context: DestinationContext) throws { received.withLock { $0 += 1 } }
+    var count: Int { received.withLock { $0 } }
+}
+
+/// A minimal lock, so that this file needs nothing but Foundation.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}
+
+func run(label: String, capacity: Int) async {
+    let before = liveHeapBytes()
+    let counter = Counter()
+    let analytics = AnalyticsClient(
+        destinations: [counter],
+        configuration: .init(consentRequired: [.analytics], consentHoldCapacity: capacity))
+    let clock = ContinuousClock()
+    let start = clock.now
+    for index in 0..<count {
+        analytics.track(Event("screen_viewed", ["index": .int(index), "screen": "home"]))
+    }
+    await analytics.flush()
+    let elapsed = clock.now - start
+    let live = liveHeapBytes().flatMap { after in before.map { after - $0 } }
+    let statistics = analytics.statistics
+    let memory = live.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "n/a"
+    print(
+        "\(label): tracked \(statistics.tracked), held \(statistics.heldForConsent), dropped "
+            + "\(statistics.dropped[.consentHoldFull] ?? 0) (consent_hold_full), delivered \(counter.count), "
+            + "live heap while waiting \(memory), \(elapsed) to track and flush")
+    await analytics.shutdown()
+}
+
+print("ConsentHold: \(count) events tracked before the user answers")
+await run(label: "bounded hold (1,000, the default)", capacity: 1000)
+await run(label: "naive hold (keeps every event)", capacity: count)
