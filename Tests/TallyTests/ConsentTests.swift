@@ -169,7 +169,7 @@ import Testing
 
     @Test func aPurposeTravelsInRecordsAndInJSON() throws {
         let event = Event("ad_clicked", ["campaign": "spring"]).needing(.advertising)
-        let record = Record(envelope: Self.envelope(event))
+        let record = Record(envelope: envelope(event))
         let line = String(decoding: record.line, as: UTF8.self)
         #expect(line.contains(#""purpose":"advertising""#))
         #expect(try Record(line: record.line).event == event)
@@ -178,15 +178,9 @@ import Testing
         #expect(try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event)) == event)
 
         // The default purpose is left out, so records and JSON of other events read as before.
-        let plain = Record(envelope: Self.envelope(Event("opened")))
+        let plain = Record(envelope: envelope(Event("opened")))
         #expect(!String(decoding: plain.line, as: UTF8.self).contains("purpose"))
         #expect(try Record(line: plain.line).event.purpose == .analytics)
-    }
-
-    private static func envelope(_ event: Event) -> Envelope {
-        Envelope(
-            event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0),
-            anonymousId: "a")
     }
 
     @Test(arguments: [#""purpose":"""#, #""purpose":7"#])

@@ -60,6 +60,9 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// The consent hold is full: events waiting for the user's answer are dropped until the user answers
         /// (``DropReason/consentHoldFull``). Reported once per client.
         public static let consentHoldFull = Code("consent_hold_full")
+        /// A ``PersonalDataProcessor`` had a value to hash and no hash function: it redacted the value
+        /// instead.
+        public static let personalDataNotHashed = Code("personal_data_not_hashed")
     }
 
     /// What became of the event or value the problem is about.

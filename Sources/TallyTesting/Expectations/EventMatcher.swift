@@ -92,6 +92,21 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         EventMatcher("any event for \(purpose)") { $0.purpose == purpose }
     }
 
+    /// Matches events holding a value that looks like personal data (an e-mail address, an international
+    /// phone number) in any property, at any depth, whatever its key: what catches a personal value in a
+    /// property nobody marked. See `PersonalDataScan`.
+    ///
+    /// ```swift
+    /// memory.expectNotTracked(.holdingPersonalData())
+    /// ```
+    ///
+    /// - Parameter skipping: top-level keys not to read, such as those the plan lets through as they are.
+    public static func holdingPersonalData(skipping: Set<String> = []) -> EventMatcher {
+        EventMatcher("any event holding personal data") { event in
+            !PersonalDataScan.findings(in: event.properties.dictionary, skipping: skipping).isEmpty
+        }
+    }
+
     /// Matches events whose properties include `properties`, whatever their name.
     public static func containing(_ properties: [String: PropertyValue]) -> EventMatcher {
         EventMatcher(
