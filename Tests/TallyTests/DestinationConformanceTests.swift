@@ -132,7 +132,8 @@ struct DestinationConformanceTests {
         )
         #expect(
             messages.contains {
-                $0.contains("bad input: the destination failed on event \"conformance_deep\" instead of rejecting it by rule")
+                $0.contains(
+                    "bad input: the destination failed on event \"conformance_deep\" instead of rejecting it by rule")
             })
     }
 
