@@ -40,8 +40,8 @@ extension Pipeline {
                 switch items[index].kind {
                 case .event:
                     // Moves the envelope into its box; the slot is left empty.
-                    let delivery = Delivery(items[index].envelope.take()!, sequence: items[index].sequence)
-                    boxed.append(.event(Unmanaged.passRetained(delivery)))
+                    let box = EnvelopeBox(items[index].envelope.take()!, sequence: items[index].sequence)
+                    boxed.append(.event(Unmanaged.passRetained(box)))
                 case .flush(let barrier):
                     boxed.append(.flush(barrier))
                 case .reset:
