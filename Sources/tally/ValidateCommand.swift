@@ -24,6 +24,11 @@ struct ValidateCommand: ParsableCommand {
             Name recordings with --recordings, as tally coverage does, or as arguments: both forms \
             read the same files.
 
+            With --format json, each entry of "events" names its event as the text does: "name" is \
+            the event name of a track or screen event (login_tapped); identify, group and alias events, \
+            grouped by kind, are named by what the first failing one carries (identify user-42, group \
+            acme, alias user-43), with "other_ids": true when other failing events carry other ids.
+
             Examples:
               tally validate --plan tracking-plan.yaml --recordings .build/recordings
               tally validate --plan tracking-plan.yaml .build/recordings/app.jsonl

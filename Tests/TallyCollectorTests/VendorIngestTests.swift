@@ -213,6 +213,13 @@ struct VendorIngestTests {
                 $0["error"]?.stringValue?.hasSuffix("user_id or device_id is required (one of them, not empty)") == true
             }),
         Case(
+            label: "Amplitude: a time that is not a number", route: "/2/httpapi",
+            body: Array(#"{"api_key":"k","events":[{"event_type":"A","user_id":"u","time":"noon"}]}"#.utf8),
+            answer: {
+                $0["code"] == 400
+                    && $0["error"]?.stringValue?.contains("time must be a number of milliseconds") == true
+            }),
+        Case(
             label: "Amplitude: over 1 MB", route: "/2/httpapi",
             body: Array(#"{"api_key":"k","events":[{"event_type":"A","user_id":"u","event_properties":{"x":""#.utf8)
                 + [UInt8](repeating: UInt8(ascii: "x"), count: 1024 * 1024) + Array(#""}}]}"#.utf8),
@@ -230,6 +237,13 @@ struct VendorIngestTests {
         Case(
             label: "Mixpanel: no data", route: "/engage", body: Array("verbose=1".utf8), headers: form,
             answer: { $0["error"]?.stringValue?.hasPrefix("data is required") == true }),
+        Case(
+            label: "Mixpanel: a time that is not a number", route: "/track?verbose=1",
+            body: Array(mixpanelData(#"{"event":"A","properties":{"distinct_id":"u","time":"noon"}}"#).utf8),
+            headers: form,
+            answer: {
+                $0["status"] == 0 && $0["error"]?.stringValue?.contains("properties.time must be a number") == true
+            }),
         Case(
             label: "Mixpanel: a track without event", route: "/track",
             body: Array(mixpanelData(#"{"properties":{"distinct_id":"u"}}"#).utf8), headers: form,

@@ -128,6 +128,24 @@ struct RecordingCommandsTests {
         #expect(first?["violations"]?.arrayValue?.first?.objectValue?["kind"] == "missingRequired")
     }
 
+    /// Issue 23: the JSON report used to name identify, group and alias events `"name": ""`. It names them
+    /// as the text does, by the ``Event/reportName`` of the first failing event, and says when failing
+    /// events carry other ids.
+    @Test func validateJSONNamesIdentifyGroupAndAliasByWhatTheyCarry() throws {
+        let (plan, folder) = try Self.setUp([
+            .identify(userId: "user-42"), .identify(userId: "user-7"), .group("acme"), .alias("user-43"),
+            Event("unplanned"),
+        ])
+        let output = PlanTool.validate(planPath: plan, recordings: [folder], json: true)
+        #expect(output.exitCode == 1)
+        let report = try PropertyValue(json: output.standardOutput)
+        let groups = report.objectValue?["events"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(groups.map { $0["name"] } == ["alias user-43", "group acme", "identify user-42", "unplanned"])
+        #expect(groups.map { $0["kind"] } == ["alias", "group", "identify", "track"])
+        #expect(groups.map { $0["other_ids"] } == [nil, nil, true, nil])
+        #expect(!output.standardOutput.contains(#""name" : """#) && !output.standardOutput.contains(#""name":"""#))
+    }
+
     @Test func validateNamesTheBadRecordingLine() throws {
         let (plan, folder) = try Self.setUp(Self.everything)
         let bad = URL(fileURLWithPath: folder).appendingPathComponent("b.jsonl")
@@ -361,6 +379,19 @@ struct RecordingCommandsBinaryTests {
         try await writer.value()
         #expect(result.exitCode == 0)
         #expect(result.standardOutput == "Checked 3 events from 1 recording: every event is valid\n")
+    }
+
+    /// Issue 23: `tally validate --format json` names an identify event by what it carries, as its help says.
+    @Test func validateJSONNamesAnIdentifyEventByItsId() throws {
+        let (plan, folder) = try RecordingCommandsTests.setUp([.identify(userId: "user-42")])
+        let result = try TallyBinary.run(["validate", "--plan", plan, "--format", "json", folder])
+        #expect(result.exitCode == 1)
+        let report = try PropertyValue(json: result.standardOutput)
+        #expect(report.objectValue?["events"]?.arrayValue?.first?.objectValue?["name"] == "identify user-42")
+        // Help wraps its text to the terminal's width.
+        let help = try TallyBinary.run(["validate", "--help"]).standardOutput
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains(#"(identify user-42, group acme, alias user-43), with "other_ids": true"#), "\(help)")
     }
 
     @Test func validateAndCoverageExitCodes() throws {

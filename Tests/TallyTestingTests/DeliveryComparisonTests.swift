@@ -53,6 +53,24 @@ struct DeliveryComparisonTests {
         #expect(comparison.description.contains(#"missing: track "Signed Out" ("#))
     }
 
+    /// Issue 23: identify, group and alias events are named by what they carry, as
+    /// ``Envelope/reportName`` names them, never by their empty name.
+    @Test func missingIdentifyGroupAndAliasAreNamedByWhatTheyCarry() {
+        func tracked(_ event: Event, sequence: UInt64) -> Envelope {
+            Envelope(
+                event: event, messageId: MessageID(prefix: 0xABCD, sequence: sequence),
+                timestamp: Date(timeIntervalSince1970: 0), anonymousId: "anon-1")
+        }
+        let comparison = DeliveryComparison(
+            tracked: [
+                tracked(.identify(userId: "user-42"), sequence: 1), tracked(.group("acme"), sequence: 2),
+                tracked(.alias("user-43"), sequence: 3),
+            ],
+            arrived: [])
+        let lines = comparison.description.split(separator: "\n").dropFirst().map { $0.prefix { $0 != "(" } }
+        #expect(lines == ["missing: identify user-42 ", "missing: group acme ", "missing: alias user-43 <- anon-1 "])
+    }
+
     @Test func anEventSentTwiceIsDuplicated() {
         let arrived = [
             Self.arrival("Opened", ["step": 1]), Self.arrival("Added To Cart", ["total": 12.5, "items": 2]),

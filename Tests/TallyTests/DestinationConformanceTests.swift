@@ -28,6 +28,15 @@ struct DestinationConformanceTests {
         #expect(failures == 0)
     }
 
+    /// Issue 24: under exhaustive mode the suite used to fail a right destination, with one line naming the
+    /// 3,000 events its InMemoryDestination received, 300 properties included.
+    @Test(.exhaustive) func inMemoryUnderExhaustiveMode() async {
+        let failures = await DestinationConformance(
+            makeDestination: { InMemoryDestination() }, receivedCount: { $0.count }
+        ).run()
+        #expect(failures == 0)
+    }
+
     @Test func console() async {
         let lines = LockedBox(0)
         let failures = await DestinationConformance(
@@ -121,6 +130,38 @@ struct DestinationConformanceTests {
         #expect(
             messages.contains { $0.contains("concurrent tracking: 8 tasks tracked 2000 events, the receiver got 1800") }
         )
-        #expect(messages.contains { $0.contains("bad input: the destination failed instead of rejecting by rule") })
+        #expect(
+            messages.contains {
+                $0.contains(
+                    "bad input: the destination failed on event \"conformance_deep\" instead of rejecting it by rule")
+            })
+    }
+
+    /// Under exhaustive mode, a wrong destination is reported rule by rule, each in a few short lines that
+    /// name the rule and, for bad input, the event.
+    @Test(.exhaustive) func aWrongDestinationIsReportedReadablyUnderExhaustiveMode() async {
+        struct Broken: Destination {
+            let inner = InMemoryDestination()
+            var name: String { "broken" }
+            func receive(_ envelope: Envelope, context: DestinationContext) throws {
+                struct Failure: Error {}
+                if envelope.event.name == "conformance_many" { throw Failure() }
+                if let index = envelope.event.properties["index"]?.intValue, index % 10 == 9 { return }
+                try inner.receive(envelope, context: context)
+            }
+        }
+        let reported = LockedBox<[String]>([])
+        await withKnownIssue {
+            await DestinationConformance(makeDestination: { Broken() }, receivedCount: { $0.inner.count }).run()
+        } matching: { issue in
+            let message = issue.comments.map(\.rawValue).joined()
+            reported.mutate { $0.append(message) }
+            return true
+        }
+        let messages = reported.value
+        #expect(messages.count == 4)
+        #expect(messages.allSatisfy { $0.hasPrefix("Destination conformance:") })
+        #expect(messages.allSatisfy { $0.count < 600 && $0.split(separator: "\n").count <= 5 })
+        #expect(messages.contains { $0.contains("bad input: the destination failed on event \"conformance_many\"") })
     }
 }

@@ -3,7 +3,7 @@
 /// The envelope is a `let`: a lane hands it to its destination straight from the box, without copying it
 /// (a copy retains and releases every field, and the lanes would do it at once, on the same objects, from
 /// several threads).
-final class Delivery: Sendable {
+final class EnvelopeBox: Sendable {
     let envelope: Envelope
     /// The sequence number the event was stamped with, kept apart from the envelope so that a processor
     /// rewriting the message id cannot escape an opt-out.
@@ -19,7 +19,7 @@ final class Delivery: Sendable {
 enum LaneItem {
     /// An event, held by the batch (see ``Batch``); lanes read it through `_withUnsafeGuaranteedRef`, which
     /// touches no reference count.
-    case event(Unmanaged<Delivery>)
+    case event(Unmanaged<EnvelopeBox>)
     /// Everything before it must reach the destination before the flush returns.
     case flush(FlushBarrier)
     /// The user signed out: the destination forgets its vendor identity, in order with the events.
@@ -27,9 +27,9 @@ enum LaneItem {
 
     /// Whether this is an event that the destination called `name` should receive.
     func isDelivered(to name: String) -> Bool {
-        guard case .event(let delivery) = self else { return false }
-        return delivery._withUnsafeGuaranteedRef { delivery in
-            delivery.envelope.destinations.map { $0.contains(name) } ?? true
+        guard case .event(let box) = self else { return false }
+        return box._withUnsafeGuaranteedRef { box in
+            box.envelope.destinations.map { $0.contains(name) } ?? true
         }
     }
 }
@@ -67,7 +67,7 @@ final class Batch: @unchecked Sendable {
             return holders == 0
         }
         guard last else { return }
-        for case .event(let delivery) in items { delivery.release() }
+        for case .event(let box) in items { box.release() }
         items.removeAll(keepingCapacity: true)
         pool.recycle(self)
     }

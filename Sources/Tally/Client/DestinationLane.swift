@@ -127,9 +127,9 @@ final class DestinationLane: @unchecked Sendable {
 
     private func firstEvent(in batch: [LaneItem], range: Range<Int>) -> String? {
         guard let index = range.first(where: { batch[$0].isDelivered(to: name) }),
-            case .event(let delivery) = batch[index]
+            case .event(let box) = batch[index]
         else { return nil }
-        return delivery._withUnsafeGuaranteedRef { $0.envelope.reportName }
+        return box._withUnsafeGuaranteedRef { $0.envelope.reportName }
     }
 
     /// Lets the lane deliver what it holds, then exit.
@@ -174,26 +174,26 @@ final class DestinationLane: @unchecked Sendable {
             var depth = 0
             for position in chunk.range {
                 switch items[position] {
-                case .event(let delivery):
+                case .event(let box):
                     guard chunk.deliversEvents else { continue }
                     // The batch holds the box until every lane is done with it: no retain needed to read it.
-                    delivery._withUnsafeGuaranteedRef { delivery in
-                        if let allowed = delivery.envelope.destinations, !allowed.contains(name) { return }
-                        guard ledger.settle(previous, thenAdmit: delivery.sequence) else {
+                    box._withUnsafeGuaranteedRef { box in
+                        if let allowed = box.envelope.destinations, !allowed.contains(name) { return }
+                        guard ledger.settle(previous, thenAdmit: box.sequence) else {
                             previous = nil
                             return
                         }
-                        if let purposes, !purposes.contains(delivery.envelope.event.purpose) {
+                        if let purposes, !purposes.contains(box.envelope.event.purpose) {
                             ledger.settle(.dropped(.purposeNotAllowed))
                             previous = nil
                             return
                         }
-                        let eventDepth = delivery.envelope.origin == .app ? 0 : 1
+                        let eventDepth = box.envelope.origin == .app ? 0 : 1
                         if eventDepth != depth {
                             depth = eventDepth
                             FeedbackDepth.set(depth)
                         }
-                        previous = receive(delivery)
+                        previous = receive(box)
                     }
                 case .flush(let barrier):
                     if let outcome = previous { ledger.settle(outcome) }
@@ -213,21 +213,21 @@ final class DestinationLane: @unchecked Sendable {
     /// reported at once (so `onProblem` sees the counts include it); a delivery is settled with the next
     /// event.
     @inline(__always)
-    private func receive(_ delivery: Delivery) -> DestinationLedger.Outcome? {
+    private func receive(_ box: EnvelopeBox) -> DestinationLedger.Outcome? {
         do {
-            try destination.receive(delivery.envelope, context: context)
+            try destination.receive(box.envelope, context: context)
             return .delivered
         } catch var problem as Problem {
             ledger.settle(.dropped(.rejected))
             problem.outcome = .dropped
-            if problem.eventName == nil { problem.eventName = delivery.envelope.reportName }
+            if problem.eventName == nil { problem.eventName = box.envelope.reportName }
             context.report(problem)
         } catch {
             ledger.settle(.dropped(.failed))
             context.report(
                 Problem(
                     .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
-                    eventName: delivery.envelope.reportName))
+                    eventName: box.envelope.reportName))
         }
         return nil
     }

@@ -58,8 +58,8 @@ extension Pipeline {
                 switch items[index].kind {
                 case .event:
                     // Moves the envelope into its box; the slot is left empty.
-                    let delivery = Delivery(items[index].envelope.take()!, sequence: items[index].sequence)
-                    boxed.append(.event(Unmanaged.passRetained(delivery)))
+                    let box = EnvelopeBox(items[index].envelope.take()!, sequence: items[index].sequence)
+                    boxed.append(.event(Unmanaged.passRetained(box)))
                 case .flush(let barrier):
                     boxed.append(.flush(barrier))
                 case .reset:
@@ -70,7 +70,7 @@ extension Pipeline {
                     for release in releases where release.index == index {
                         for held in release.events {
                             boxed.append(
-                                .event(Unmanaged.passRetained(Delivery(held.envelope, sequence: held.sequence))))
+                                .event(Unmanaged.passRetained(EnvelopeBox(held.envelope, sequence: held.sequence))))
                         }
                     }
                 case .dropped:

@@ -19,7 +19,7 @@ struct QueueItem {
     }
 
     var kind: Kind
-    /// The event's envelope, changed in place by the worker, then moved into its box (see ``Delivery``);
+    /// The event's envelope, changed in place by the worker, then moved into its box (see ``EnvelopeBox``);
     /// nil for markers.
     var envelope: Envelope?
     /// The sequence number the event was stamped with, kept apart from the envelope so that a processor

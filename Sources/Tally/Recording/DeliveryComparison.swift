@@ -202,9 +202,11 @@ public struct DeliveryComparison: Sendable, Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
+    /// `track "Signed Out"` for a track or screen event; the ``Envelope/reportName`` of the others, which
+    /// says what they carry: `identify user-42`, `group acme`, `alias user-43 <- anon-1`.
     private static func name(_ envelope: Envelope) -> String {
-        envelope.event.name.isEmpty
-            ? envelope.event.kind.rawValue : "\(envelope.event.kind.rawValue) \"\(envelope.event.name)\""
+        envelope.event.isNamed && !envelope.event.name.isEmpty
+            ? "\(envelope.event.kind.rawValue) \"\(envelope.event.name)\"" : envelope.reportName
     }
 }
 

@@ -55,12 +55,8 @@ enum AmplitudeEvent {
             try VendorJSON.object(fields["event_properties"], "event_properties", index: index) ?? [:]
         var message = VendorMessage(type: .track, name: name, userId: userId, anonymousId: deviceId)
         message.messageId = try VendorJSON.string(fields["insert_id"], "insert_id", index: index)
-        if let time = fields["time"], !time.isNull {
-            guard time.doubleValue != nil else {
-                throw .wrongType("time", index: index, expected: "a number of milliseconds", actual: time)
-            }
-            message.timestamp = VendorJSON.timestamp(epoch: time, milliseconds: true)
-        }
+        message.timestamp = try VendorJSON.epochTime(
+            fields["time"], "time", index: index, expected: "a number of milliseconds", milliseconds: true)
         switch name {
         case "$identify":
             message.type = .identify

@@ -142,12 +142,9 @@ enum MixpanelMessage {
             properties.removeValue(forKey: "token"), "properties.token", index: index)
         message.messageId = try VendorJSON.string(
             properties.removeValue(forKey: "$insert_id"), "properties.$insert_id", index: index)
-        if let time = properties.removeValue(forKey: "time"), !time.isNull {
-            guard time.doubleValue != nil else {
-                throw .wrongType("properties.time", index: index, expected: "a number", actual: time)
-            }
-            message.timestamp = VendorJSON.timestamp(epoch: time, milliseconds: nil)
-        }
+        message.timestamp = try VendorJSON.epochTime(
+            properties.removeValue(forKey: "time"), "properties.time", index: index, expected: "a number",
+            milliseconds: nil)
         switch name {
         case "$create_alias":
             message.type = .alias

@@ -105,6 +105,16 @@ enum VendorJSON {
         }
     }
 
+    /// The message's time field as ISO 8601 text: nil when absent or null, a 400 naming `field` when it is not
+    /// a number. `milliseconds` as in ``timestamp(epoch:milliseconds:)``.
+    static func epochTime(
+        _ value: PropertyValue?, _ field: String, index: Int?, expected: String, milliseconds: Bool?
+    ) throws(APIError) -> String? {
+        guard let value, !value.isNull else { return nil }
+        guard value.doubleValue != nil else { throw .wrongType(field, index: index, expected: expected, actual: value) }
+        return timestamp(epoch: value, milliseconds: milliseconds)
+    }
+
     /// A time in seconds or milliseconds since 1970 (a number above 10^11 is taken as milliseconds, as
     /// Mixpanel does), as ISO 8601 text.
     static func timestamp(epoch value: PropertyValue?, milliseconds: Bool?) -> String? {

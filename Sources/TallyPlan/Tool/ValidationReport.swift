@@ -20,6 +20,12 @@ struct ValidationReport {
             guard !kind.matchesByName, let firstFailing else { return kind.printed(name) }
             return otherIds ? "\(firstFailing) and other ids" : firstFailing
         }
+        /// The JSON report's `name`: the event's ``Event/reportName``, `menu_item_ordered` or, for identify,
+        /// group and alias events, that of the first failing one, `identify user-42`.
+        var reportName: String {
+            guard !kind.matchesByName, let firstFailing else { return name.isEmpty ? kind.rawValue : name }
+            return firstFailing
+        }
         /// By violation kind, path and rule: a count and the first description.
         var violations: [String: (count: Int, example: PlanViolation)] = [:]
     }
@@ -133,8 +139,8 @@ struct ValidationReport {
 
     func json(files: Int) -> String {
         let groupsJSON: [PropertyValue] = failingGroups.map { group in
-            .object([
-                "name": .string(group.name), "kind": .string(group.kind.rawValue), "events": .int(group.events),
+            var fields: [String: PropertyValue] = [
+                "name": .string(group.reportName), "kind": .string(group.kind.rawValue), "events": .int(group.events),
                 "failing_events": .int(group.failingEvents),
                 "violations": .array(
                     group.violations.sorted(by: { $0.key < $1.key }).map { _, entry in
@@ -144,7 +150,10 @@ struct ValidationReport {
                             "message": .string(entry.example.message),
                         ])
                     }),
-            ])
+            ]
+            // As the text's `identify user-42 and other ids`: the failing events do not all carry that id.
+            if group.otherIds { fields["other_ids"] = true }
+            return .object(fields)
         }
         let report: PropertyValue = [
             "recordings": .int(files), "events_checked": .int(checked), "violations": .int(violationCount),
