@@ -34,7 +34,7 @@ let package = Package(
             dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
         ),
         .testTarget(
-            name: "ConsentDocTests",
+            name: "PrivacyAndConsentDocTests",
             dependencies: [tally, tallyTesting]
         ),
         // The landing page, Tally.md.

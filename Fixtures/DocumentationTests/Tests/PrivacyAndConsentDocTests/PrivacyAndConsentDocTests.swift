@@ -1,4 +1,4 @@
-// Consent.md's code, in the order the article shows it.
+// PrivacyAndConsent.md's code, in the order the article shows it.
 
 import Foundation
 import Tally
@@ -95,4 +95,37 @@ struct ConsentScreen {
     #expect(screen.analytics.consent(for: .advertising) == .granted)
     screen.trackingAnswered(2)
     #expect(screen.analytics.consent(for: .advertising) == .denied)
+}
+
+/// The personal-data block, where the app starts its client.
+func startAnalytics(firebase: any Destination, sha256: @escaping @Sendable (String) -> String) -> AnalyticsClient {
+    let personal = PersonalDataProcessor(
+        [
+            PersonalProperty(event: "signed_up", key: "email", kind: .email, rule: .hash),
+            PersonalProperty(key: "search_text", kind: .freeText, rule: .neverSend),
+        ],
+        hash: sha256
+    )
+    let analytics = AnalyticsClient(processors: [personal], destinations: [firebase])
+    return analytics
+}
+
+/// What the test block leaves implicit: the app's processor.
+let personal = PersonalDataProcessor([PersonalProperty(key: "search_text", kind: .freeText, rule: .neverSend)])
+
+@Test func noPersonalDataLeavesTheApp() async {
+    let memory = InMemoryDestination()
+    let analytics = AnalyticsClient(processors: [personal], destinations: [memory])
+    analytics.track(Event("feedback_sent", ["comment": "great app"]))
+    await analytics.flush()
+    memory.expectNotTracked(.holdingPersonalData())
+    memory.expectNotTracked(.purpose(.advertising))
+}
+
+@Test func theArticlesProcessorHashesAndDrops() async {
+    let firebase = InMemoryDestination(name: "firebase")
+    let analytics = startAnalytics(firebase: firebase, sha256: { "sha256(\($0.count))" })
+    analytics.track(Event("signed_up", ["email": "ada@example.com", "search_text": "pizza"]))
+    await analytics.flush()
+    #expect(firebase.events == [Event("signed_up", ["email": "sha256(15)"])])
 }
