@@ -53,7 +53,10 @@ func run(label: String, capacity: Int) async {
     let counter = Counter()
     let analytics = AnalyticsClient(
         destinations: [counter],
-        configuration: .init(consentRequired: [.analytics], consentHoldCapacity: capacity))
+        // The client's queue waits for room rather than dropping, so that every event reaches the hold.
+        configuration: .init(
+            buffering: Buffering(capacity: 10_000, whenFull: .block), consentRequired: [.analytics],
+            consentHoldCapacity: capacity))
     let clock = ContinuousClock()
     let start = clock.now
     for index in 0..<count {
@@ -66,7 +69,8 @@ func run(label: String, capacity: Int) async {
     let memory = live.map { String(format: "%.1f MB", Double($0) / 1_048_576) } ?? "n/a"
     print(
         "\(label): tracked \(statistics.tracked), held \(statistics.heldForConsent), dropped "
-            + "\(statistics.dropped[.consentHoldFull] ?? 0) (consent_hold_full), delivered \(counter.count), "
+            + "\(statistics.dropped.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key)" })"
+            + ", delivered \(counter.count), "
             + "resident memory grew \(memory), \(elapsed) to track and flush")
     await analytics.shutdown()
 }
