@@ -63,7 +63,7 @@ struct PlansTraitTests {
         let output = try Fixtures.temporaryDirectory().appendingPathComponent("Events.swift")
         let lint = PlanTool.lint(path: url.path)
         #expect(lint.exitCode == ToolExitCode.missingInput)
-        #expect(lint.standardError.contains("package trait 'Plans'"))
+        #expect(lint.standardOutput.contains("package trait 'Plans'"))  // lint prints its findings
         let gen = PlanTool.generate(planPath: url.path, outputPath: output.path)
         #expect(gen.exitCode == ToolExitCode.missingInput)
         #expect(gen.standardError.contains(#"traits: ["Plans"]"#))
