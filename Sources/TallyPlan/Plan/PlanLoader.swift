@@ -150,7 +150,8 @@ extension TrackingPlan {
     ///   - url: a file URL.
     ///   - allowingUncheckedKeywords: load such a plan anyway; ``TrackingPlan/uncheckedKeywords`` lists
     ///     what its validation skips.
-    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    /// - Throws: ``PlanError`` with every error, each with file, line and column; in a build without Tally's
+    ///   `Plans` trait, one ``PlanError/Kind/unreadable`` error naming the trait to enable.
     public init(contentsOf url: URL, allowingUncheckedKeywords: Bool = false) throws(PlanError) {
         self = try PlanLoader.load(contentsOf: url).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
@@ -171,7 +172,8 @@ extension TrackingPlan {
     ///   - file: the name error locations use.
     ///   - allowingUncheckedKeywords: load a plan with keywords Tally does not check; see
     ///     ``init(contentsOf:allowingUncheckedKeywords:)``.
-    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    /// - Throws: ``PlanError`` with every error, each with file, line and column; in a build without Tally's
+    ///   `Plans` trait, one ``PlanError/Kind/unreadable`` error naming the trait to enable.
     public init(text: String, file: String = "plan.yaml", allowingUncheckedKeywords: Bool = false) throws(PlanError) {
         self = try PlanLoader.load(text: text, file: file).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
