@@ -22,7 +22,7 @@ struct DeliveryTimers: Sendable {
     static func on(_ clock: some Clock<Duration>) -> DeliveryTimers {
         let origin = clock.now
         return DeliveryTimers(now: { seconds(origin.duration(to: clock.now)) }) { deadline, action in
-            let instant = origin.advanced(by: .seconds(bounded(deadline)))
+            let instant = origin.advanced(by: durationReaching(deadline))
             Task.detached {
                 // Only cancellation ends a sleep early, and nothing cancels this task.
                 try? await clock.sleep(until: instant, tolerance: nil)
@@ -61,6 +61,26 @@ struct DeliveryTimers: Sendable {
     static func bounded(_ seconds: Double) -> Double {
         seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
     }
+}
+
+/// The shortest duration, to the nanosecond, that ``DeliveryTimers/seconds(_:)`` reads as `deadline` seconds or
+/// more (`deadline` bounded as ``DeliveryTimers/bounded(_:)`` does).
+///
+/// A wake-up sleeps until this duration after the timers' origin, so when it runs, `now()` is at or past its
+/// deadline. `Duration.seconds(_:)` alone does not promise that: about 3 % of back-off deadlines come back
+/// from `Duration` a few attoseconds early, and on a clock that stopped exactly there (a `ManualClock`
+/// advanced to the sleeper's deadline) the sender woke, found its back-off not yet over, and waited for a
+/// wake-up that had already happened.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+package func durationReaching(_ deadline: Double) -> Duration {
+    let target = DeliveryTimers.bounded(deadline)
+    var duration = Duration.seconds(target)
+    var step = Duration.nanoseconds(1)
+    while DeliveryTimers.seconds(duration) < target {
+        duration += step
+        step *= 2
+    }
+    return duration
 }
 
 /// The Dispatch time `delay` seconds from now (negative and NaN delays as 0, at most 10^7 seconds), counted in

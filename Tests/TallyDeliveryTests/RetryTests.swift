@@ -67,6 +67,34 @@ struct RetryTests {
         #expect(destination.statistics.delivered == 1)
     }
 
+    /// A back-off ends when the clock reaches the instant its wake-up slept until, even for a delay that
+    /// `Duration` reads back a few attoseconds short. The sender used to wake there, find its back-off not
+    /// yet over on its own scale, and wait for a wake-up that had already happened: for ever, on a clock
+    /// advanced exactly to that instant (about 3 % of jittered back-offs; it hung whole test runs).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aBackoffEndsAtTheInstantItsWakeUpSleptUntil() async throws {
+        let delay = 0.576460808365094
+        let (seconds, attoseconds) = Duration.seconds(delay).components
+        #expect(Double(seconds) + Double(attoseconds) / 1e18 < delay)  // the rounding this test is about
+        let harness = try Harness([.status(503)]) {
+            $0.retry.baseDelay = delay
+            $0.retry.maximumDelay = 300
+            $0.retry.jitter = 0
+        }
+        let destination = harness.destination()
+        defer { destination.close() }
+        try harness.receive(1...1, into: destination)
+        let start = harness.clock.now
+        await destination.flushed()  // returns at the failure
+        let retryAt = try await harness.clock.timer(after: start, in: (delay - 0.001)...(delay + 0.001))
+        harness.clock.advance(to: retryAt)
+        // The back-off is over: this flush finds the sender ready to send (it no longer returns at once as
+        // during a back-off) and returns once the retry is delivered.
+        await destination.flushed()
+        #expect(harness.transport.sent.count == 2)
+        #expect(destination.statistics.delivered == 1)
+    }
+
     /// A flush that arrives while the destination waits to retry used to wait for the clock to pass the retry
     /// (or its own deadline): on a clock that no longer moves, for ever (S4-FLUSH).
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test(arguments: [
