@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "TallyDeliveryTests",
             dependencies: [
-                "TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender",
+                "TallyDelivery", "Tally", "TallyTesting", "TallyTestSupport", "tally-delivery-sender",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
             ],
             exclude: ["Fixtures"]
