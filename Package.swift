@@ -28,19 +28,27 @@ let package = Package(
     // dependencies unless it asks for the trait. This repository builds and tests with --enable-all-traits.
     traits: [
         .trait(
-            name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help"),
+            name: "Plans",
+            description:
+                "Reading tracking plans (YAML and JSON, with Yams): TallyPlan's loader, tally-plan-generator and the TallyPlanGenerator plugin."
+        ),
+        .trait(
+            name: "CLI", description: "The tally command line (ArgumentParser): swift run --traits CLI tally --help",
+            enabledTraits: ["Plans"]),
         .trait(name: "SpyMacro", description: "The @Spy macro of the TallySpy product (swift-syntax)."),
         .trait(name: "Delivery", description: "TallyDelivery: the durable HTTP destination on SQLite (GRDB)."),
         .trait(
             name: "Collector",
             description:
-                "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB."
+                "TallyCollector and `tally collect` (with CLI): a local collector on Hummingbird, SwiftNIO and GRDB.",
+            enabledTraits: ["Plans"]
         ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.0"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.5.0"),
+        // Only TallyPlan's plan reader uses it, behind the `Plans` trait (an app's test target resolves none of it).
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Only with the SpyMacro trait: the @Spy macro and its expansion tests.
         .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"605.0.0"),
@@ -74,7 +82,7 @@ let package = Package(
             dependencies: [
                 "Tally",
                 .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams", condition: .when(traits: ["Plans"])),
             ]
         ),
         .executableTarget(
@@ -126,6 +134,8 @@ let package = Package(
             dependencies: ["Tally"],
             path: "Plugins/TallyPlanGeneratorFixture",
             exclude: ["tracking-plan.yaml"],
+            // Without the `Plans` trait the generated file's #error is for users' targets, not this one.
+            swiftSettings: [.define("TALLY_PLAN_GENERATOR_FIXTURE")],
             plugins: ["TallyPlanGenerator"]
         ),
         .testTarget(
@@ -195,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "TallyDeliveryTests",
             dependencies: [
-                "TallyDelivery", "Tally", "TallyTestSupport", "tally-delivery-sender",
+                "TallyDelivery", "Tally", "TallyTesting", "TallyTestSupport", "tally-delivery-sender",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Delivery"])),
             ],
             exclude: ["Fixtures"]

@@ -9,7 +9,8 @@ import PackageDescription
 // delegate. `check` (called by .ci/check-consumer) runs it all; `WorkflowFailingTests` must fail.
 //
 // The traits are the ones these tests need: `SpyMacro` for `@Spy`, `Collector` for the collector a test
-// starts in its own process. The command line's `CLI` trait is the tools package's, not this one's.
+// starts in its own process (it turns on `Plans`, with which the collector checks events against a plan
+// file). The command line's `CLI` trait is the tools package's, not this one's.
 let package = Package(
     name: "ConsumerWorkflows",
     platforms: [.iOS(.v15), .macOS(.v12)],

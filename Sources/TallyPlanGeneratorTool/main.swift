@@ -11,7 +11,19 @@ guard arguments.count == 2, let plan = arguments.first, let output = arguments.l
     StandardStreams.writeToStandardError("usage: tally-plan-generator PLAN OUTPUT\n")
     exit(64)
 }
+#if Plans
 let result = PlanTool.generate(planPath: plan, outputPath: output, style: .plain)
 StandardStreams.writeToStandardError(result.standardOutput)
 StandardStreams.writeToStandardError(result.standardError)
 exit(result.exitCode)
+#else
+// Without the `Plans` trait nothing here reads YAML: the generated file's `#error` tells the target's
+// build what to add (PlanTool.sourceWithoutPlans).
+let source = PlanTool.sourceWithoutPlans(planFileName: URL(fileURLWithPath: plan).lastPathComponent)
+do {
+    try Data(source.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+} catch {
+    StandardStreams.writeToStandardError("error: cannot write \(output): \(error.localizedDescription)\n")
+    exit(73)
+}
+#endif

@@ -3,7 +3,7 @@ import Tally
 import TallyPlan
 import Testing
 
-@Suite("Code generation")
+@Suite("Code generation", .readsPlans)
 struct CodeGenTests {
     static let generatedFile = Fixtures.sourceFile("Generated/FixturePlan+Events.swift")
 

@@ -4,7 +4,7 @@ import TallyPlan
 import Testing
 
 /// Strings compare by Unicode code points, as JSON Schema says, never by Swift's canonical equivalence.
-@Suite("Code point strings")
+@Suite("Code point strings", .readsPlans)
 struct CodePointTests {
     static let composed = "caf\u{E9}"  // é as one code point
     static let decomposed = "cafe\u{301}"  // e and a combining acute accent

@@ -3,7 +3,7 @@ import TallyPlan
 import Testing
 
 /// `tally lint` and `tally gen`, run in-process through the functions the commands call.
-@Suite("Command line, in-process")
+@Suite("Command line, in-process", .readsPlans)
 struct CommandLineTests {
     static let validPlan = "version: 1\nevents:\n  - name: a\n    description: x\n"
     static let warningPlan = "version: 1\nevents:\n  - name: a\n    description: x\n    ownr: me\n"

@@ -7,6 +7,7 @@ import Testing
 
 /// `tally coverage` as a CI gate: each kind of drift in the recordings fails the run, naming the event and
 /// the test line that recorded it.
+@Suite(.readsPlans)
 struct CoverageGateTests {
     static let origin = "/src/Tests/LoginTests.swift:12"
 

@@ -7,7 +7,7 @@ import Testing
 /// `Fixtures/jsonschema-differential.json`, which `.ci/jsonschema-differential` writes from python's verdicts
 /// (and checks with `--check`). Every case must agree, except the deliberate differences the corpus records
 /// with their reasons, and the keywords Tally refuses rather than checks.
-@Suite("Differential: python jsonschema")
+@Suite("Differential: python jsonschema", .readsPlans)
 struct DifferentialTests {
     struct Corpus: Decodable {
         let jsonschema: String

@@ -4,7 +4,7 @@ import TallyPlan
 import Testing
 
 /// Numbers compare exactly at any size JSON can write: no rounding through doubles, no `null`.
-@Suite("Exact numbers")
+@Suite("Exact numbers", .readsPlans)
 struct ExactNumberTests {
     /// The violations of one event `e` with property `p` read from JSON, against `schema`.
     static func violations(_ schema: String, json: String) throws -> [PlanViolation] {

@@ -3,7 +3,7 @@ import Tally
 import TallyPlan
 import Testing
 
-@Suite("Plan coverage")
+@Suite("Plan coverage", .readsPlans)
 struct PlanCoverageTests {
     static let plan = try! TrackingPlan(
         text: """

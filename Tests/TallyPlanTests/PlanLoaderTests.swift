@@ -3,7 +3,7 @@ import Tally
 import TallyPlan
 import Testing
 
-@Suite("Loading plans")
+@Suite("Loading plans", .readsPlans)
 struct PlanLoaderTests {
     @Test func loadsTheFixturePlanFromYAML() throws {
         let plan = try Fixtures.fixturePlan()

@@ -5,7 +5,7 @@ import TallyPlan
 import TallyTesting
 import Testing
 
-@Suite("The plan validation processor")
+@Suite("The plan validation processor", .readsPlans)
 struct PlanValidationProcessorTests {
     static let plan = try! TrackingPlan(
         text: """

@@ -3,7 +3,7 @@ import Tally
 import TallyPlan
 import Testing
 
-@Suite("Validating events")
+@Suite("Validating events", .readsPlans)
 struct PlanValidatorTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let schema: String

@@ -12,6 +12,7 @@ import Darwin
 #endif
 
 /// `tally validate` and `tally coverage`, in process.
+@Suite(.readsPlans)
 struct RecordingCommandsTests {
     static let plan = """
         version: 1

@@ -1,6 +1,7 @@
 import Foundation
 import Tally
 import TallyPlan
+import Testing
 
 /// Shared helpers for the TallyPlan tests.
 enum Fixtures {
@@ -91,5 +92,15 @@ extension TrackingPlan {
         var plan = self
         for index in plan.events.indices { plan.events[index].location = nil }
         return plan
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Off, saying why, in a build without the `Plans` trait: there no plan text can be read
+    /// (`PlanLoader.planReadingNeedsTrait`), so a plain `swift test` skips the suites that read plans.
+    static var readsPlans: Self {
+        .enabled(
+            if: PlanLoader.canReadPlans,
+            "needs the package trait Plans (Yams): swift test --traits Plans (CI enables every trait)")
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Validation never passes what it did not check: keywords outside the subset refuse the plan unless
 /// accepted explicitly.
-@Suite("Unchecked keywords")
+@Suite("Unchecked keywords", .readsPlans)
 struct UncheckedKeywordTests {
     static let plan = """
         version: 1

@@ -90,7 +90,8 @@ public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable {
         /// There is no file at the path (exit code 66).
         case fileNotFound
-        /// The file exists but cannot be read (exit code 66).
+        /// The file exists but cannot be read, or this build reads no plans: Tally's `Plans` trait is off
+        /// (exit code 66).
         case unreadable
         /// The text is not UTF-8, or not a YAML or JSON document (exit code 65).
         case syntax

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Foundation
 import Yams
 
@@ -132,3 +134,4 @@ extension PlanDocument {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Foundation
 import Tally
 import Yams
@@ -201,3 +203,4 @@ struct PlanDocument {
         return (String(output), shifts)
     }
 }
+#endif

@@ -43,10 +43,15 @@ public enum PlanLoader {
 
     /// Reads a plan from text in YAML or JSON.
     ///
+    /// Reading plan text needs Tally's `Plans` trait (the `CLI` and `Collector` traits enable it). Without
+    /// it, every load fails with one ``PlanError/Kind/unreadable`` error that names the trait and the
+    /// dependency line to write; see <doc:TrackingPlans>.
+    ///
     /// - Parameters:
     ///   - text: the file's contents.
     ///   - file: the name locations use, such as `plan.yaml`.
     public static func load(text: String, file: String) -> PlanLoadResult {
+        #if Plans
         let document: PlanDocument
         do {
             document = try PlanDocument(text: text, file: file)
@@ -59,7 +64,31 @@ public enum PlanLoader {
         let hasErrors = plan == nil || diagnostics.contains { $0.severity == .error }
         return PlanLoadResult(
             plan: hasErrors ? nil : plan, diagnostics: diagnostics, failureKind: hasErrors ? .invalidPlan : nil)
+        #else
+        return PlanLoadResult(
+            failure: PlanError(.unreadable, planReadingNeedsTrait, at: SourceLocation(file: file)))
+        #endif
     }
+
+    /// Whether this build of TallyPlan reads plan text: `true` with Tally's `Plans` trait (or `CLI` or
+    /// `Collector`, which enable it), `false` without it, when every load fails with
+    /// ``planReadingNeedsTrait``.
+    package static var canReadPlans: Bool {
+        #if Plans
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Why a load fails in a build without the `Plans` trait: the trait to enable and the dependency line
+    /// that enables it. Plans are YAML or JSON read through Yams, which Tally resolves only with the trait,
+    /// so that an app's test target depending on TallyTesting alone never fetches it.
+    package static let planReadingNeedsTrait = """
+        Reading a tracking plan needs Tally's package trait 'Plans' (it brings the Yams dependency); \
+        enable it on your dependency: .package(url: "https://github.com/<owner>/tally", branch: "main", \
+        traits: ["Plans"]). The 'CLI' and 'Collector' traits enable it too.
+        """
 }
 
 /// What loading a plan file found: the plan when it has no errors, and every finding in file order.
@@ -121,7 +150,8 @@ extension TrackingPlan {
     ///   - url: a file URL.
     ///   - allowingUncheckedKeywords: load such a plan anyway; ``TrackingPlan/uncheckedKeywords`` lists
     ///     what its validation skips.
-    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    /// - Throws: ``PlanError`` with every error, each with file, line and column; in a build without Tally's
+    ///   `Plans` trait, one ``PlanError/Kind/unreadable`` error naming the trait to enable.
     public init(contentsOf url: URL, allowingUncheckedKeywords: Bool = false) throws(PlanError) {
         self = try PlanLoader.load(contentsOf: url).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }
@@ -142,7 +172,8 @@ extension TrackingPlan {
     ///   - file: the name error locations use.
     ///   - allowingUncheckedKeywords: load a plan with keywords Tally does not check; see
     ///     ``init(contentsOf:allowingUncheckedKeywords:)``.
-    /// - Throws: ``PlanError`` with every error, each with file, line and column.
+    /// - Throws: ``PlanError`` with every error, each with file, line and column; in a build without Tally's
+    ///   `Plans` trait, one ``PlanError/Kind/unreadable`` error naming the trait to enable.
     public init(text: String, file: String = "plan.yaml", allowingUncheckedKeywords: Bool = false) throws(PlanError) {
         self = try PlanLoader.load(text: text, file: file).get(allowingUncheckedKeywords: allowingUncheckedKeywords)
     }

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Foundation
 import Tally
 import Yams
@@ -279,3 +281,4 @@ extension PlanReader {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Tally
 import Yams
 
@@ -236,3 +238,4 @@ extension PlanReader {
         }
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Tally
 import Yams
 
@@ -246,3 +248,4 @@ struct PlanReader {
         return table[a.count][b.count]
     }
 }
+#endif
