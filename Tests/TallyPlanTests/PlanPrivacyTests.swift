@@ -5,7 +5,7 @@ import Testing
 
 /// What a plan says about privacy: personal marks, purposes, owners, expiry and the destinations' purposes,
 /// read, linted, turned into the client's processor and into generated factories.
-@Suite struct PlanPrivacyTests {
+@Suite(.readsPlans) struct PlanPrivacyTests {
     static let plan = """
         version: 1
         destinations:

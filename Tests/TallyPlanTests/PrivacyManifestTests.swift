@@ -4,7 +4,7 @@ import TallyPlan
 import Testing
 
 /// The privacy-manifest entries a plan implies, and what an app's manifest lacks of them.
-@Suite struct PrivacyManifestTests {
+@Suite(.readsPlans) struct PrivacyManifestTests {
     static let plan = """
         version: 1
         events:

@@ -1,3 +1,5 @@
+// Reading plan text needs Yams, which the `Plans` trait brings (PlanLoader explains the error without it).
+#if Plans
 import Foundation
 import Tally
 import Yams
@@ -95,3 +97,4 @@ extension PlanReader {
         return (1...days).contains(day)
     }
 }
+#endif
