@@ -101,6 +101,14 @@ let package = Package(
             ],
             path: "Sources/ClientProfile"
         ),
+        // The consent hold under a million events: memory and drops, beside a hold that keeps everything.
+        .executableTarget(
+            name: "ConsentHold",
+            dependencies: [
+                .product(name: "Tally", package: "Tally")
+            ],
+            path: "Sources/ConsentHold"
+        ),
         // The caller's cost of `track` with an SegmentAPIDestination against a no-op destination, in instructions
         // under callgrind (see BENCHMARKS.md).
         .executableTarget(

@@ -33,6 +33,10 @@ let package = Package(
             name: "GettingStartedDocTests",
             dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
         ),
+        .testTarget(
+            name: "PrivacyAndConsentDocTests",
+            dependencies: [tally, tallyTesting]
+        ),
         // The landing page, Tally.md.
         .testTarget(
             name: "TallyDocTests",

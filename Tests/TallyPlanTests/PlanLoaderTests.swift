@@ -30,7 +30,7 @@ struct PlanLoaderTests {
         #expect(ordered.properties["currency"]?.constValue == "EUR")
         let email = try #require(ordered.properties["customer_email"])
         #expect(email.types == [.string, .null])
-        #expect(email.pii)
+        #expect(email.personal == PersonalMark(kind: .email, rule: .redact))
         let address = try #require(ordered.properties["address"])
         #expect(address.required == ["zip"])
         #expect(address.additionalProperties == .forbidden)
@@ -210,8 +210,23 @@ struct PlanLoaderTests {
             name: "tuple items", text: header + "      p: { items: [{ type: string }] }\n", line: 6, column: 19,
             message: "'items' must be one schema for every element (JSON Schema 2020-12), not a list"),
         ErrorCase(
-            name: "pii not a boolean", text: header + "      p: { pii: maybe }\n", line: 6, column: 17,
-            message: "'pii' must be true or false, not \"maybe\""),
+            name: "pii, which personal replaced", text: header + "      p: { pii: true }\n", line: 6, column: 12,
+            message:
+                "'pii' is now 'personal', which says what the value holds and what may happen to it: personal: { kind: email, rule: redact }"
+        ),
+        ErrorCase(
+            name: "an unknown personal rule", text: header + "      p: { personal: { kind: email, rule: hide } }\n",
+            line: 6, column: 43,
+            message: "Unknown rule 'hide'; expected one of send, hash, redact, never_send"),
+        ErrorCase(
+            name: "personal without a kind", text: header + "      p: { personal: { rule: hash } }\n", line: 6,
+            column: 22, message: "'personal' needs a 'kind', such as email, phone or free_text"),
+        ErrorCase(
+            name: "an expiry that is not a day",
+            text: header.replacingOccurrences(of: "    properties:", with: "    expires: 2027-02-30\n    properties:")
+                + "      p: { type: string }\n",
+            line: 5, column: 14,
+            message: "'expires' must be a day written YYYY-MM-DD, such as 2027-06-30, not \"2027-02-30\""),
         ErrorCase(
             name: "const of another type", text: header + "      p: { type: integer, const: \"1\" }\n", line: 6,
             column: 34, message: "'const' value \"1\" is not of type integer; no value can match"),

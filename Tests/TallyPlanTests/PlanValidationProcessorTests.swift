@@ -15,7 +15,7 @@ struct PlanValidationProcessorTests {
                 description: An order was placed.
                 properties:
                   total: { type: number, minimum: 0, required: true }
-                  email: { type: string, pii: true }
+                  email: { type: string, personal: { kind: email, rule: redact } }
             """)
 
     static func envelope(_ event: Event) -> Envelope {

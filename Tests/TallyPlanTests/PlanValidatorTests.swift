@@ -137,15 +137,25 @@ struct PlanValidatorTests {
         Case("{ required: [a], properties: { a: {} } }", "not an object", []),  // object rules apply to objects only
     ]
 
-    static let piiCases: [Case] = [
-        Case("{ type: string, pii: true }", "ana@example.com", [.piiPresent], rule: "pii: true"),
-        Case("{ type: string, pii: true }", "[redacted]", []),
-        Case("{ type: string, pii: true }", .null, []),
+    static let personalCases: [Case] = [
+        Case("{ type: string, personal: email }", "ana@example.com", [.personalDataPresent], rule: "personal: email"),
+        Case(
+            "{ type: string, personal: { kind: email, rule: redact } }", "ana@example.com", [.personalDataPresent],
+            rule: "personal: email, rule: redact"),
+        Case("{ type: string, personal: { kind: email, rule: hash } }", "ana@example.com", [.personalDataPresent]),
+        Case("{ type: string, personal: { kind: email, rule: hash } }", "9f86d081884c7d65", []),
+        Case("{ type: string, personal: { kind: email, rule: never_send } }", "[redacted]", [.personalDataPresent]),
+        Case("{ type: string, personal: { kind: email, rule: never_send } }", .null, []),
+        Case("{ type: string, personal: { kind: email, rule: send } }", "ana@example.com", []),
+        Case("{ type: string, personal: email }", "[redacted]", []),
+        Case("{ type: string, personal: email }", .null, []),
         // A redacted value is not checked further.
-        Case("{ type: string, format: email, pii: true }", "[redacted]", []),
-        Case("{ type: string, format: email, pii: true }", "not an email", [.piiPresent, .formatMismatch]),
-        Case("{ type: object, pii: true }", ["street": "Main St"], [.piiPresent]),
-        Case("{ type: object, properties: { email: { pii: true } } }", ["email": "a@b.co"], [.piiPresent]),
+        Case("{ type: string, format: email, personal: email }", "[redacted]", []),
+        Case(
+            "{ type: string, format: email, personal: email }", "not an email", [.personalDataPresent, .formatMismatch]),
+        Case("{ type: object, personal: email }", ["street": "Main St"], [.personalDataPresent]),
+        Case(
+            "{ type: object, properties: { email: { personal: email } } }", ["email": "a@b.co"], [.personalDataPresent]),
     ]
 
     static func check(_ testCase: Case) throws {
@@ -164,7 +174,7 @@ struct PlanValidatorTests {
     @Test(arguments: stringCases) func strings(_ testCase: Case) throws { try Self.check(testCase) }
     @Test(arguments: numberCases) func numbers(_ testCase: Case) throws { try Self.check(testCase) }
     @Test(arguments: arrayAndObjectCases) func arraysAndObjects(_ testCase: Case) throws { try Self.check(testCase) }
-    @Test(arguments: piiCases) func pii(_ testCase: Case) throws { try Self.check(testCase) }
+    @Test(arguments: personalCases) func personal(_ testCase: Case) throws { try Self.check(testCase) }
 
     // MARK: Events
 
@@ -263,9 +273,9 @@ struct PlanValidatorTests {
     }
 
     @Test func descriptionsReadAsOneLineAndHidePersonalData() throws {
-        let plan = try Fixtures.singleProperty("{ type: string, format: email, pii: true }")
+        let plan = try Fixtures.singleProperty("{ type: string, format: email, personal: email }")
         let violations = PlanValidator(plan: plan).validate(Event("e", ["p": "ana@"]))
-        #expect(violations.map(\.kind) == [.piiPresent, .formatMismatch])
+        #expect(violations.map(\.kind) == [.personalDataPresent, .formatMismatch])
         #expect(violations.allSatisfy { !$0.description.contains("ana@") })
         #expect(violations.allSatisfy { $0.isPersonalData })
         #expect(violations[0].actual == "ana@")
@@ -292,10 +302,10 @@ struct PlanValidatorTests {
     }
 
     @Test func theRedactionMarkerIsConfigurable() throws {
-        let plan = try Fixtures.singleProperty("{ type: string, pii: true }")
+        let plan = try Fixtures.singleProperty("{ type: string, personal: email }")
         let validator = PlanValidator(plan: plan, redactionMarker: "***")
         #expect(validator.validate(Event("e", ["p": "***"])) == [])
-        #expect(validator.validate(Event("e", ["p": "[redacted]"])).map(\.kind) == [.piiPresent])
+        #expect(validator.validate(Event("e", ["p": "[redacted]"])).map(\.kind) == [.personalDataPresent])
     }
 
     @Test func listsOfEventsCarryTheirIndex() throws {

@@ -80,6 +80,20 @@ final class ToolkitXCTests: XCTestCase {
         XCTAssertFalse(message.contains("groupId="), message)
     }
 
+    func testAnEventOfAPurposeThatMustNotBeThereIsRecordedAtItsLine() {
+        let spy = AnalyticsSpy()
+        spy.track(Event("ad_clicked").needing(.advertising))
+        let line = #line + 1
+        let recorded = failures { spy.expectNotTracked(.purpose(.advertising)) }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(
+            message.contains("Expected any event for advertising not to have been tracked, but 1 matching event was."),
+            message)
+        XCTAssertTrue(message.contains("[0] track ad_clicked (for advertising)"), message)
+    }
+
     func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {
         var deep: PropertyValue = 1
         for _ in 0..<1000 { deep = .array([deep]) }

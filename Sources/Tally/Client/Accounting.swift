@@ -18,6 +18,8 @@ final class Accounting: Sendable {
     }
 
     private let intake = Locked(Intake())
+    /// Events in the worker's consent hold.
+    private let held = Locked(0)
 
     init(destinations: [String], problemHistoryLimit: Int, onProblem: (@Sendable (Problem) -> Void)?) {
         self.destinations = destinations.map(DestinationLedger.init(name:))
@@ -34,6 +36,11 @@ final class Accounting: Sendable {
         intake.withLock { $0.dropped.merge(drops, uniquingKeysWith: +) }
     }
 
+    /// The worker's consent hold now holds `count` events.
+    func holding(_ count: Int) {
+        held.withLock { $0 = count }
+    }
+
     /// The counts now.
     ///
     /// - Parameter accepted: the events the client's queue has accepted so far.
@@ -43,6 +50,7 @@ final class Accounting: Sendable {
             snapshot.tracked = accepted + intake.refused.values.reduce(0, +)
             snapshot.dropped = intake.refused.merging(intake.dropped, uniquingKeysWith: +)
         }
+        snapshot.heldForConsent = held.current
         for ledger in destinations { snapshot.destinations[ledger.name] = ledger.counts }
         snapshot.recentProblems = problems.recent
         return snapshot

@@ -16,6 +16,28 @@ extension AnalyticsClient {
         public var identityStore: any IdentityStore
         /// Whether the user starts opted in. Default: true.
         public var startsOptedIn: Bool
+        /// The purposes that need the user's consent (``ConsentPurpose``): until the user answers, events
+        /// of these purposes wait in the consent hold. A purpose not listed flows unless the user denied
+        /// it through ``AnalyticsClient/setConsent(_:for:)``. Default: none, so nothing waits.
+        ///
+        /// ```swift
+        /// configuration.consentRequired = [.analytics, .advertising]
+        /// ```
+        public var consentRequired: Set<ConsentPurpose>
+        /// Where the user's consent answers are loaded from and saved to. Default: in memory, nothing
+        /// answered.
+        public var consentStore: any ConsentStore
+        /// How many events the consent hold keeps while the user has not answered, across purposes.
+        /// Beyond it the newest events are dropped under ``DropReason/consentHoldFull``. Default: 1,000.
+        public var consentHoldCapacity: Int
+        /// The purposes each destination may receive, by destination name (after de-duplication). A
+        /// destination listed receives only events of those purposes (the others are counted under
+        /// ``DropReason/purposeNotAllowed``); a destination not listed receives every purpose.
+        ///
+        /// ```swift
+        /// configuration.purposesByDestination = ["firebase": [.analytics], "appsflyer": [.advertising]]
+        /// ```
+        public var purposesByDestination: [String: Set<ConsentPurpose>]
         /// The clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
         /// Called for every problem, on the thread that found it (a caller's, the worker's or a
@@ -43,7 +65,11 @@ extension AnalyticsClient {
             startsOptedIn: Bool = true,
             now: @escaping @Sendable () -> Date = { Date() },
             onProblem: (@Sendable (Problem) -> Void)? = nil,
-            problemHistoryLimit: Int = 100
+            problemHistoryLimit: Int = 100,
+            consentRequired: Set<ConsentPurpose> = [],
+            consentStore: any ConsentStore = InMemoryConsentStore(),
+            consentHoldCapacity: Int = 1000,
+            purposesByDestination: [String: Set<ConsentPurpose>] = [:]
         ) {
             self.buffering = buffering
             self.destinationBuffering = destinationBuffering
@@ -54,6 +80,10 @@ extension AnalyticsClient {
             self.now = now
             self.onProblem = onProblem
             self.problemHistoryLimit = problemHistoryLimit
+            self.consentRequired = consentRequired
+            self.consentStore = consentStore
+            self.consentHoldCapacity = consentHoldCapacity
+            self.purposesByDestination = purposesByDestination
         }
 
         /// The clock that the deadlines of ``AnalyticsClient/flush()`` and ``AnalyticsClient/shutdown()`` run

@@ -94,13 +94,42 @@ public final class AnalyticsClient: AnalyticsTracking {
     /// queued. Events tracked while opted out are counted under ``DropReason/optedOut``.
     ///
     /// An event a destination is already receiving when this is called completes.
-    public func optOut() { pipeline.setConsent(false) }
+    public func optOut() { pipeline.setOptedIn(false) }
 
     /// Resumes delivery for events tracked from now on. Events dropped while opted out stay dropped.
-    public func optIn() { pipeline.setConsent(true) }
+    public func optIn() { pipeline.setOptedIn(true) }
 
     /// Whether the user has opted out.
-    public var isOptedOut: Bool { !pipeline.consentGranted }
+    public var isOptedOut: Bool { !pipeline.optedIn }
+
+    /// Records the user's answer for one purpose (see ``ConsentPurpose``), saves it through
+    /// ``Configuration/consentStore``, and applies it to the events tracked from now on and to those
+    /// waiting for it:
+    /// - ``ConsentStatus/granted``: the events waiting for this purpose go on to the destinations, in the
+    ///   order they were tracked, ahead of the events tracked after this call; new ones flow.
+    /// - ``ConsentStatus/denied``: the waiting events are dropped, and so are new ones, under
+    ///   ``DropReason/consentDenied``.
+    /// - ``ConsentStatus/notAsked``: new events of the purpose wait too.
+    ///
+    /// Any purpose can be answered, listed in ``Configuration/consentRequired`` or not: a purpose denied
+    /// here stops flowing even if the client did not require consent for it.
+    ///
+    /// ```swift
+    /// analytics.setConsent(.granted, for: .analytics)
+    /// analytics.setConsent(ConsentStatus(trackingAuthorizationStatus: att.rawValue), for: .advertising)
+    /// ```
+    ///
+    /// The global ``optOut()`` still wins: an opted-out user's events are dropped whatever the answers.
+    public func setConsent(_ status: ConsentStatus, for purpose: ConsentPurpose) {
+        pipeline.setConsent(status, for: purpose)
+    }
+
+    /// The user's answer for `purpose` as the next event will see it: the answer given, else
+    /// ``ConsentStatus/notAsked`` for a purpose in ``Configuration/consentRequired`` and
+    /// ``ConsentStatus/granted`` for the others.
+    public func consent(for purpose: ConsentPurpose) -> ConsentStatus {
+        pipeline.consent(for: purpose)
+    }
 
     // MARK: Lifecycle
 

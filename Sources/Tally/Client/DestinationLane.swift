@@ -28,13 +28,16 @@ final class DestinationLane: @unchecked Sendable {
     private let context: DestinationContext
     private let queue: BoundedQueue<LaneChunk>
     private let problems: ProblemLog
+    /// The purposes the destination may receive; nil for every purpose.
+    private let purposes: Set<ConsentPurpose>?
     /// Whether the lane's thread has ended, and who waits for it to.
     private let exit = Locked<(ended: Bool, waiters: [@Sendable () -> Void])>((false, []))
 
     init(
         destination: any Destination, index: Int, ledger: DestinationLedger, buffering: Buffering,
-        problems: ProblemLog, qualityOfService: QualityOfService
+        purposes: Set<ConsentPurpose>?, problems: ProblemLog, qualityOfService: QualityOfService
     ) {
+        self.purposes = purposes
         self.destination = destination
         self.index = index
         self.name = ledger.name
@@ -177,6 +180,11 @@ final class DestinationLane: @unchecked Sendable {
                     box._withUnsafeGuaranteedRef { box in
                         if let allowed = box.envelope.destinations, !allowed.contains(name) { return }
                         guard ledger.settle(previous, thenAdmit: box.sequence) else {
+                            previous = nil
+                            return
+                        }
+                        if let purposes, !purposes.contains(box.envelope.event.purpose) {
+                            ledger.settle(.dropped(.purposeNotAllowed))
                             previous = nil
                             return
                         }

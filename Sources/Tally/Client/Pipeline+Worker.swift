@@ -12,25 +12,43 @@ extension Pipeline {
         var batch: [QueueItem] = []
         batch.reserveCapacity(1024)
         var drops: [DropReason: Int] = [:]
+        var gate = initialConsent
+        var releases: [Release] = []
         while queue.drain(into: &batch) {
-            let (events, kept, routed) = process(&batch, drops: &drops)
+            let (events, kept, routed) = process(&batch, drops: &drops, gate: &gate, releases: &releases)
             if !drops.isEmpty {
                 accounting.dropped(drops)
                 drops.removeAll(keepingCapacity: true)
             }
+            // Before the lanes get the batch, so that the counts are exact when a flush in it returns.
+            if !gate.isOpen { accounting.holding(gate.held.count) }
             if !lanes.isEmpty && (kept > 0 || batch.count > events) {
                 let shared = pool.take(capacity: kept + batch.count - events)
-                box(&batch, into: shared)
+                box(&batch, into: shared, releases: releases)
                 hand(shared, kept: kept, routed: routed)
             }
             batch.removeAll(keepingCapacity: true)
+            releases.removeAll(keepingCapacity: true)
             if events > 0 { markHandled(events) }
+        }
+        let unanswered = gate.dropAll()
+        if unanswered > 0 {
+            accounting.dropped([.consentNotGiven: unanswered])
+            accounting.holding(0)
         }
         for lane in lanes { lane.close() }
     }
 
-    /// Moves each kept event of `batch` into a box of its own in `shared`, and copies the markers.
-    private func box(_ batch: inout [QueueItem], into shared: Batch) {
+    /// Events the user's consent released, to go out at the place of the answer's marker in the batch.
+    struct Release {
+        /// The marker's index in the batch.
+        var index: Int
+        var events: [ConsentGate.HeldEvent]
+    }
+
+    /// Moves each kept event of `batch` into a box of its own in `shared`, and copies the markers; the events
+    /// of each release go in at the place of the answer that released them.
+    private func box(_ batch: inout [QueueItem], into shared: Batch, releases: [Release]) {
         // Filled as a local, so that appending costs no exclusivity check on the batch's property.
         var boxed: [LaneItem] = []
         swap(&boxed, &shared.items)
@@ -46,6 +64,15 @@ extension Pipeline {
                     boxed.append(.flush(barrier))
                 case .reset:
                     boxed.append(.reset)
+                case .shutdown:
+                    continue
+                case .consent:
+                    for release in releases where release.index == index {
+                        for held in release.events {
+                            boxed.append(
+                                .event(Unmanaged.passRetained(EnvelopeBox(held.envelope, sequence: held.sequence))))
+                        }
+                    }
                 case .dropped:
                     continue
                 }
@@ -53,12 +80,15 @@ extension Pipeline {
         }
     }
 
-    /// Runs the input limits and the processors on every event of `batch`, marking the dropped ones.
+    /// Runs the input limits and the processors on every event of `batch`, marking the dropped ones, then
+    /// the consent gate: an event whose purpose the user has not answered moves into the gate's hold, and an
+    /// answer releases or drops the events waiting for it.
     ///
-    /// - Returns: how many events the batch held, how many are kept, and whether any kept event is routed
-    ///   to some destinations only.
+    /// - Returns: how many events the batch held, how many are kept (released ones included), and whether
+    ///   any kept event is routed to some destinations only.
     private func process(
-        _ batch: inout [QueueItem], drops: inout [DropReason: Int]
+        _ batch: inout [QueueItem], drops: inout [DropReason: Int], gate: inout ConsentGate,
+        releases: inout [Release]
     ) -> (events: Int, kept: Int, routed: Bool) {
         var events = 0
         var kept = 0
@@ -73,6 +103,21 @@ extension Pipeline {
                     // With no destination, the flush is done once the events before it were processed.
                     if lanes.isEmpty { barrier.resolve(.completed) }
                     continue
+                case .consent(let purpose, let status):
+                    let settled = gate.answer(status, for: purpose)
+                    guard !settled.isEmpty else { continue }
+                    if status == .granted {
+                        kept += settled.count
+                        if settled.contains(where: { $0.envelope.destinations != nil }) { routed = true }
+                        releases.append(Release(index: index, events: settled))
+                    } else {
+                        drops[.consentDenied, default: 0] += settled.count
+                    }
+                    continue
+                case .shutdown:
+                    let unanswered = gate.dropAll()
+                    if unanswered > 0 { drops[.consentNotGiven, default: 0] += unanswered }
+                    continue
                 case .dropped, .reset:
                     continue
                 }
@@ -82,9 +127,11 @@ extension Pipeline {
                     depth = eventDepth
                     FeedbackDepth.set(depth)
                 }
-                if let reason = prepare(&items[index].envelope!) {
+                if let reason = prepare(&items[index].envelope!)
+                    ?? (gate.isOpen ? nil : consent(&items[index], gate: &gate))
+                {
                     items[index].kind = .dropped
-                    drops[reason, default: 0] += 1
+                    if reason != Self.held { drops[reason, default: 0] += 1 }
                 } else {
                     kept += 1
                     if items[index].envelope!.destinations != nil { routed = true }
@@ -93,6 +140,32 @@ extension Pipeline {
         }
         if depth != 0 { FeedbackDepth.set(0) }
         return (events, kept, routed)
+    }
+
+    /// Not a drop: the event moved into the consent hold.
+    private static let held = DropReason(rawValue: "")
+
+    /// Lets the event through when the user granted its purpose (nil), drops it when they denied it, or
+    /// moves it into the hold (``held``) while they have not answered, or drops it when the hold is full.
+    private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> DropReason? {
+        switch gate.status(of: item.envelope!.event.purpose) {
+        case .granted:
+            return nil
+        case .denied:
+            return .consentDenied
+        case .notAsked:
+            if gate.isFull {
+                accounting.problems.reportOnce(
+                    Problem(
+                        .consentHoldFull,
+                        "The consent hold is full (\(gate.capacity) events); events waiting for the user's answer are dropped until the user answers",
+                        outcome: .dropped, eventName: item.envelope!.reportName),
+                    depth: FeedbackDepth.current)
+                return .consentHoldFull
+            }
+            gate.hold(item.envelope.take()!, sequence: item.sequence)
+            return Self.held
+        }
     }
 
     /// Applies the input limits, then the processors, in place. Returns why the event is dropped, or nil.

@@ -11,6 +11,11 @@ struct QueueItem {
         case flush(FlushBarrier)
         /// The user signed out: destinations forget their vendor identity, in order with the events.
         case reset
+        /// The user answered for a purpose: the worker applies it to the events after it (see
+        /// ``ConsentGate``).
+        case consent(ConsentPurpose, ConsentStatus)
+        /// The client shuts down: nothing follows, and what still waits for consent is dropped.
+        case shutdown
     }
 
     var kind: Kind
@@ -66,6 +71,9 @@ final class Pipeline: @unchecked Sendable {
     private let now: @Sendable () -> Date
     private let identityStore: any IdentityStore
     private let prefix: UInt64
+    private let consentStore: any ConsentStore
+    /// The worker's consent gate as the client starts.
+    let initialConsent: ConsentGate
     /// Events the worker has handed to every lane or dropped; the rest of those the queue accepted are
     /// still in the queue or in the worker's hands.
     private let handled = Locked(0)
@@ -76,6 +84,9 @@ final class Pipeline: @unchecked Sendable {
         var identity: Identity
         var granted: Bool
         var isShutdown = false
+        /// The purposes that wait for an answer when there is none, and the answers given.
+        let consentRequired: Set<ConsentPurpose>
+        var consentAnswers: [ConsentPurpose: ConsentStatus]
     }
 
     private let intake: UnsafeMutablePointer<Intake>
@@ -110,8 +121,15 @@ final class Pipeline: @unchecked Sendable {
             identity = .anonymous()
             configuration.identityStore.save(identity)
         }
+        self.consentStore = configuration.consentStore
+        let answers = configuration.consentStore.load()
+        initialConsent = ConsentGate(
+            required: configuration.consentRequired, answers: answers, capacity: configuration.consentHoldCapacity)
         intake = .allocate(capacity: 1)
-        intake.initialize(to: Intake(identity: identity, granted: configuration.startsOptedIn))
+        intake.initialize(
+            to: Intake(
+                identity: identity, granted: configuration.startsOptedIn,
+                consentRequired: configuration.consentRequired, consentAnswers: answers))
         for (destination, name) in zip(destinations, names) where name != destination.name {
             problems.report(
                 Problem(
@@ -125,7 +143,8 @@ final class Pipeline: @unchecked Sendable {
             DestinationLane(
                 destination: pair.0, index: index, ledger: pair.1,
                 buffering: configuration.bufferingByDestination[pair.1.name] ?? configuration.destinationBuffering,
-                problems: problems, qualityOfService: qualityOfService)
+                purposes: configuration.purposesByDestination[pair.1.name], problems: problems,
+                qualityOfService: qualityOfService)
         }
 
         let thread = Thread { [self] in self.run() }
@@ -302,9 +321,9 @@ final class Pipeline: @unchecked Sendable {
 
     var currentIdentity: Identity { queue.withLock { intake.pointee.identity } }
 
-    var consentGranted: Bool { queue.withLock { intake.pointee.granted } }
+    var optedIn: Bool { queue.withLock { intake.pointee.granted } }
 
-    func setConsent(_ newValue: Bool) {
+    func setOptedIn(_ newValue: Bool) {
         queue.withLock {
             intake.pointee.granted = newValue
             if !newValue {
@@ -313,6 +332,34 @@ final class Pipeline: @unchecked Sendable {
         }
         // Callers waiting for room under the block policy look at consent again.
         if !newValue { queue.wakeProducers() }
+    }
+
+    /// The user's answer for `purpose` as the next event will see it.
+    func consent(for purpose: ConsentPurpose) -> ConsentStatus {
+        queue.withLock { Self.status(of: purpose, in: intake.pointee) }
+    }
+
+    private static func status(of purpose: ConsentPurpose, in intake: Intake) -> ConsentStatus {
+        intake.consentAnswers[purpose] ?? (intake.consentRequired.contains(purpose) ? .notAsked : .granted)
+    }
+
+    /// Records the user's answer, saves it, and queues it for the worker, so that it applies to exactly the
+    /// events tracked after it.
+    func setConsent(_ status: ConsentStatus, for purpose: ConsentPurpose) {
+        let intake = intake
+        let store = consentStore
+        let record = {
+            intake.pointee.consentAnswers[purpose] = status
+            store.save(intake.pointee.consentAnswers)
+        }
+        let offer = queue.offer(
+            QueueItem(marker: .consent(purpose, status)), weight: 0, mayWait: false,
+            admit: {
+                // The answer and its marker under one lock: events tracked after this call are behind it.
+                record()
+                return !intake.pointee.isShutdown
+            })
+        if case .closed = offer { queue.withLock { record() } }
     }
 
     // MARK: Flush and shutdown
@@ -359,6 +406,8 @@ final class Pipeline: @unchecked Sendable {
             return !intake.pointee.isShutdown
         }
         queue.wakeProducers()
+        // Behind every accepted event and ahead of the flush, so that its result counts what it drops.
+        if first { _ = queue.offer(QueueItem(marker: .shutdown), weight: 0, mayWait: false) }
         let result = await flush(sleep: sleep)
         if first { stop() }
         return result

@@ -57,6 +57,12 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         public static let trackedAfterShutdown = Code("tracked_after_shutdown")
         /// Two destinations had the same name; the later one was renamed.
         public static let duplicateDestinationName = Code("duplicate_destination_name")
+        /// The consent hold is full: events waiting for the user's answer are dropped until the user answers
+        /// (``DropReason/consentHoldFull``). Reported once per client.
+        public static let consentHoldFull = Code("consent_hold_full")
+        /// A ``PersonalDataProcessor`` had a value to hash and no hash function: it redacted the value
+        /// instead.
+        public static let personalDataNotHashed = Code("personal_data_not_hashed")
     }
 
     /// What became of the event or value the problem is about.

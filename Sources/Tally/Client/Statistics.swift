@@ -39,6 +39,20 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     /// it. Counted in ``DestinationStatistics/droppedAfterDelivery``.
     public static let storageFailed = DropReason(rawValue: "storage_failed")
 
+    /// The event's purpose (``Event/purpose``) was denied by the user: tracked while denied, or waiting in
+    /// the consent hold when the user said no.
+    public static let consentDenied = DropReason(rawValue: "consent_denied")
+    /// The event waited for the user's answer and the consent hold was full
+    /// (``AnalyticsClient/Configuration/consentHoldCapacity``): the newest events are dropped, the earliest
+    /// kept.
+    public static let consentHoldFull = DropReason(rawValue: "consent_hold_full")
+    /// The event still waited for the user's answer when the client shut down.
+    public static let consentNotGiven = DropReason(rawValue: "consent_not_given")
+    /// The destination is not allowed the event's purpose
+    /// (``AnalyticsClient/Configuration/purposesByDestination``). Counted in that destination's
+    /// ``DestinationStatistics/dropped``.
+    public static let purposeNotAllowed = DropReason(rawValue: "purpose_not_allowed")
+
     /// A processor returned nil.
     public static func filtered(by processor: String) -> DropReason {
         DropReason(rawValue: "filtered:\(processor)")
@@ -48,9 +62,9 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
 /// A snapshot of what a client did: how many events were tracked, delivered and dropped, and why.
 ///
 /// Read it with ``AnalyticsClient/statistics``. After ``AnalyticsClient/flush()`` every tracked event is accounted for
-/// at every destination: `tracked == totalDropped + delivered + routedAway + dropped` for each destination,
-/// where ``totalDropped`` is the client's drops and the last three are that destination's own (see
-/// ``accounted(at:)``).
+/// at every destination: `tracked == totalDropped + heldForConsent + delivered + routedAway + dropped` for
+/// each destination, where ``totalDropped`` is the client's drops, ``heldForConsent`` the events waiting for
+/// the user's consent, and the last three are that destination's own (see ``accounted(at:)``).
 public struct Statistics: Sendable, Hashable {
     /// Calls to `track` and its siblings, including those that were later dropped.
     public var tracked = 0
@@ -59,6 +73,10 @@ public struct Statistics: Sendable, Hashable {
     public var dropped: [DropReason: Int] = [:]
     /// Per destination, by name.
     public var destinations: [String: DestinationStatistics] = [:]
+    /// Events waiting in the consent hold for the user's answer on their purpose (see
+    /// ``AnalyticsClient/setConsent(_:for:)``): they reach the destinations if the user agrees, and are
+    /// dropped under ``DropReason/consentDenied`` if not.
+    public var heldForConsent = 0
     /// The most recent problems, oldest first (at most ``AnalyticsClient/Configuration/problemHistoryLimit``).
     public var recentProblems: [Problem] = []
 
@@ -68,11 +86,12 @@ public struct Statistics: Sendable, Hashable {
     /// The total of ``dropped`` over every reason.
     public var totalDropped: Int { dropped.values.reduce(0, +) }
 
-    /// The events accounted for at one destination: dropped by the client, delivered there, routed away
-    /// from it, or dropped there. Equals ``tracked`` after ``AnalyticsClient/flush()``.
+    /// The events accounted for at one destination: dropped by the client, held for consent, delivered
+    /// there, routed away from it, or dropped there. Equals ``tracked`` after ``AnalyticsClient/flush()``.
     public func accounted(at destination: String) -> Int {
         let counts = destinations[destination] ?? DestinationStatistics()
-        return totalDropped + counts.delivered + counts.routedAway + counts.dropped.values.reduce(0, +)
+        return totalDropped + heldForConsent + counts.delivered + counts.routedAway
+            + counts.dropped.values.reduce(0, +)
     }
 
     public init() {}
@@ -83,7 +102,8 @@ public struct DestinationStatistics: Sendable, Hashable {
     /// Events the destination received without throwing.
     public var delivered = 0
     /// Events the destination did not get or did not take, by reason: ``DropReason/bufferFull``,
-    /// ``DropReason/optedOut``, ``DropReason/rejected``, ``DropReason/failed``.
+    /// ``DropReason/optedOut``, ``DropReason/rejected``, ``DropReason/failed``,
+    /// ``DropReason/purposeNotAllowed``.
     public var dropped: [DropReason: Int] = [:]
     /// Events routed elsewhere by a routing processor (not drops: they were not meant for this
     /// destination).

@@ -58,18 +58,23 @@ public struct Event: Sendable, Hashable {
     public var userId: String?
     /// The group a group event names; nil for the other kinds.
     public var groupId: String?
+    /// What the event is collected for, as consent is asked: ``ConsentPurpose/analytics`` unless the event
+    /// says otherwise (see ``needing(_:)``). A client that gates the purpose holds or drops the event until
+    /// the user agrees, and delivers it only to destinations allowed the purpose.
+    public var purpose: ConsentPurpose
 
     /// Creates an event of any kind. Prefer the factories (``track(_:_:)``, ``identify(userId:traits:)``…),
     /// which set the fields each kind carries.
     public init(
         kind: Kind, name: String = "", properties: [String: PropertyValue] = [:], userId: String? = nil,
-        groupId: String? = nil
+        groupId: String? = nil, purpose: ConsentPurpose = .analytics
     ) {
         self.kind = kind
         self.name = name
         self.properties = Properties(properties)
         self.userId = userId
         self.groupId = groupId
+        self.purpose = purpose
     }
 
     /// Creates a track event.
@@ -114,6 +119,19 @@ extension Event {
     /// identity it holds when the event is tracked.
     public static func alias(_ newId: String) -> Event {
         Event(kind: .alias, userId: newId)
+    }
+}
+
+extension Event {
+    /// The same event, collected for `purpose` (see ``ConsentPurpose``).
+    ///
+    /// ```swift
+    /// analytics.track(Event("ad_clicked").needing(.advertising))
+    /// ```
+    public func needing(_ purpose: ConsentPurpose) -> Event {
+        var event = self
+        event.purpose = purpose
+        return event
     }
 }
 
@@ -177,17 +195,20 @@ extension Event {
 
 extension Event: CustomStringConvertible {
     /// One line: the kind and name of a track or screen event or the ``reportName`` of the others, then the
-    /// properties as sorted JSON, for example `track menu_item_ordered {"item_name":"Pizza"}` or
-    /// `identify user-42 {"plan":"pro"}`.
+    /// properties as sorted JSON, then the purpose when it is not ``ConsentPurpose/analytics``: for example
+    /// `track menu_item_ordered {"item_name":"Pizza"}`, `identify user-42 {"plan":"pro"}` or
+    /// `track ad_clicked (for advertising)`.
     public var description: String {
-        let text = isNamed ? "\(kind.rawValue) \(name)" : reportName
-        return properties.isEmpty ? text : "\(text) \(properties.jsonString)"
+        var text = isNamed ? "\(kind.rawValue) \(name)" : reportName
+        if !properties.isEmpty { text += " \(properties.jsonString)" }
+        if purpose != .analytics { text += " (for \(purpose))" }
+        return text
     }
 }
 
 extension Event: Codable {
     private enum CodingKeys: String, CodingKey {
-        case kind, name, properties, userId, groupId
+        case kind, name, properties, userId, groupId, purpose
     }
 
     public init(from decoder: any Decoder) throws {
@@ -197,6 +218,7 @@ extension Event: Codable {
         self.properties = try container.decodeIfPresent(Properties.self, forKey: .properties) ?? [:]
         self.userId = try container.decodeIfPresent(String.self, forKey: .userId)
         self.groupId = try container.decodeIfPresent(String.self, forKey: .groupId)
+        self.purpose = try container.decodeIfPresent(ConsentPurpose.self, forKey: .purpose) ?? .analytics
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -206,5 +228,7 @@ extension Event: Codable {
         try container.encode(properties, forKey: .properties)
         try container.encodeIfPresent(userId, forKey: .userId)
         try container.encodeIfPresent(groupId, forKey: .groupId)
+        // Written only when it is not the default, so that events of the default purpose encode as before.
+        if purpose != .analytics { try container.encode(purpose, forKey: .purpose) }
     }
 }

@@ -18,6 +18,7 @@ import Foundation
 /// | `event_user_id`, `group_id` | the ids an identify or alias event (``Event/userId``) or a group event (``Event/groupId``) carries; absent otherwise |
 /// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
 /// | `source` | who wrote the line, such as the process name or a test's name |
+/// | `purpose` | optional: the event's consent purpose (``Event/purpose``); absent for ``ConsentPurpose/analytics``, the default |
 /// | `origin` | optional: the source location (`path:line`) of the code that recorded the event, such as the line that created a test's spy; absent when unknown (readers of older versions ignore it) |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
@@ -76,6 +77,10 @@ public struct Record: Sendable, Hashable {
             writer.writeRaw(#","group_id":"#)
             writer.writeString(groupId)
         }
+        if envelope.event.purpose != .analytics {
+            writer.writeRaw(#","purpose":"#)
+            writer.writeString(envelope.event.purpose.rawValue)
+        }
         writer.writeRaw(#","message_id":"#)
         writer.writeString(envelope.messageId.description)
         writer.writeRaw(#","timestamp":"#)
@@ -133,7 +138,7 @@ public struct Record: Sendable, Hashable {
         }
         let event = try Self.event(
             kind: kind, name: parsed.name, properties: parsed.properties, userId: parsed.eventUserId,
-            groupId: parsed.groupId)
+            groupId: parsed.groupId, purpose: parsed.purpose)
         envelope = Envelope(
             event: event,
             messageId: parsed.messageId.flatMap(MessageID.init) ?? MessageID(prefix: 0, sequence: 0),
@@ -151,6 +156,7 @@ public struct Record: Sendable, Hashable {
         var properties: [String: PropertyValue] = [:]
         var eventUserId: String?
         var groupId: String?
+        var purpose: String?
         var messageId: String?
         var timestamp: String?
         var anonymousId: String?
@@ -181,6 +187,7 @@ public struct Record: Sendable, Hashable {
                     fields.properties = object
                 case "event_user_id": fields.eventUserId = value.stringValue
                 case "group_id": fields.groupId = value.stringValue
+                case "purpose": fields.purpose = value.isNull ? nil : value.stringValue ?? ""
                 case "message_id": fields.messageId = value.stringValue
                 case "timestamp": fields.timestamp = value.stringValue
                 case "anonymous_id": fields.anonymousId = value.stringValue
@@ -223,6 +230,7 @@ extension Record {
         var properties: [String: PropertyValue] = [:]
         var userId: String?
         var groupId: String?
+        var purpose: String?
         var notAnObject: String?
         do {
             try JSONReader.readMembers(line) { key, reader throws(JSONError) in
@@ -242,6 +250,9 @@ extension Record {
                     }
                 case "event_user_id": userId = try reader.nextValue().stringValue
                 case "group_id": groupId = try reader.nextValue().stringValue
+                case "purpose":
+                    let value = try reader.nextValue()
+                    purpose = value.isNull ? nil : value.stringValue ?? ""
                 case "origin": origin = try reader.nextValue().stringValue
                 default: try reader.skipValue()
                 }
@@ -260,7 +271,9 @@ extension Record {
         guard let kindName, let kind = Event.Kind(rawValue: kindName) else {
             throw RecordError("\"kind\" must be one of \(Event.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        return (try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId), origin)
+        let event = try event(
+            kind: kind, name: name, properties: properties, userId: userId, groupId: groupId, purpose: purpose)
+        return (event, origin)
     }
 
     private static func notAnObject(_ member: String) -> RecordError {
@@ -269,6 +282,17 @@ extension Record {
 
     /// The event a record describes: track and screen records need a `name`, identify and alias records an
     /// `event_user_id`, group records a `group_id`.
+    private static func event(
+        kind: Event.Kind, name: String?, properties: [String: PropertyValue], userId: String?, groupId: String?,
+        purpose: String?
+    ) throws(RecordError) -> Event {
+        if purpose?.isEmpty == true {
+            throw RecordError("\"purpose\" must be a purpose's name, such as \"advertising\"")
+        }
+        return try event(kind: kind, name: name, properties: properties, userId: userId, groupId: groupId)
+            .needing(purpose.map(ConsentPurpose.init(rawValue:)) ?? .analytics)
+    }
+
     private static func event(
         kind: Event.Kind, name: String?, properties: [String: PropertyValue], userId: String?, groupId: String?
     ) throws(RecordError) -> Event {

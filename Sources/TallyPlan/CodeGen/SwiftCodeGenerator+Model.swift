@@ -168,7 +168,9 @@ extension SwiftCodeGenerator {
         if let description = schema.description, !description.isEmpty {
             text += ": " + description.split(separator: "\n").joined(separator: " ")
         }
-        if schema.pii { text += " Personal data: redact before sending." }
+        if let mark = schema.personal {
+            text += " Personal data (\(mark.kind)): \(mark.rule.map { "\($0)" } ?? "no rule yet") before sending."
+        }
         return text
     }
 

@@ -157,12 +157,14 @@ public struct SwiftCodeGenerator: Sendable {
         let body = indent + indent
         let kind = ".\(planned.kind.rawValue)"
         // Track and screen events carry their name; identify, group and alias the id passed in.
-        let (before, after): (String, String) =
+        var (before, after): (String, String) =
             switch planned.kind {
             case .track, .screen: (", name: \(SwiftNames.literal(planned.name))", "")
             case .identify, .alias: ("", ", userId: \(event.idLabel ?? "userId")")
             case .group: ("", ", groupId: \(event.idLabel ?? "groupId")")
             }
+        // The plan's purpose travels with the event, so the client can hold it until the user consents.
+        if planned.purpose != .analytics { after += ", purpose: \(SwiftNames.literal(planned.purpose.rawValue))" }
         let fixed: [(String, String)] =
             event.constants.map { ($0.property, $0.literal) }
             + event.parameters.filter { !$0.isOptional }.map { parameter in

@@ -4,13 +4,13 @@ import Foundation
 import Tally
 import Yams
 
-/// Reading property schemas: the JSON Schema 2020-12 keyword subset, plus `pii` and the `required: true`
-/// shorthand.
+/// Reading property schemas: the JSON Schema 2020-12 keyword subset, plus `personal` and the
+/// `required: true` shorthand.
 extension PlanReader {
     static let schemaKeywords = [
         "type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
         "multipleOf", "minLength", "maxLength", "format", "items", "minItems", "maxItems", "uniqueItems",
-        "properties", "required", "additionalProperties", "minProperties", "maxProperties", "pii",
+        "properties", "required", "additionalProperties", "minProperties", "maxProperties", "personal",
     ]
     /// Keywords JSON Schema defines that assert nothing (annotations, identifiers, and the content vocabulary,
     /// which 2020-12 makes annotation-only); accepted without a warning.
@@ -157,7 +157,11 @@ extension PlanReader {
                         schema.additionalProperties = allowed ? .allowed : .forbidden
                     }
                 }
-            case "pii": schema.pii = bool(value, "'pii'") ?? false
+            case "personal": schema.personal = readPersonalMark(value)
+            case "pii":
+                error(
+                    "'pii' is now 'personal', which says what the value holds and what may happen to it: personal: { kind: email, rule: redact }",
+                    keyNode)
             case "description": schema.description = string(value, "'description'")
             case _ where Self.annotationKeywords.contains(key) || Self.isExtension(key): break
             case "nullable":

@@ -40,10 +40,10 @@ struct PlanReader {
 
     // MARK: The plan
 
-    static let planKeys = ["version", "events", "$schema", "title", "description"]
+    static let planKeys = ["version", "events", "destinations", "$schema", "title", "description"]
     static let eventKeys = [
-        "name", "kind", "description", "owner", "tags", "properties", "required", "additionalProperties",
-        "deprecated", "$comment", "title",
+        "name", "kind", "description", "owner", "purpose", "expires", "tags", "properties", "required",
+        "additionalProperties", "deprecated", "$comment", "title",
     ]
     /// The event keys validation reads.
     static let eventValidationKeys = ["properties", "required", "additionalProperties"]
@@ -55,6 +55,7 @@ struct PlanReader {
         var version: Int?
         var events: [PlannedEvent] = []
         var sawEvents = false
+        var destinations: [String: Set<ConsentPurpose>] = [:]
         for (key, keyNode, value) in members {
             switch key {
             case "version":
@@ -74,6 +75,8 @@ struct PlanReader {
                     break
                 }
                 events = sequence.compactMap { readEvent($0) }
+            case "destinations":
+                destinations = readDestinations(value)
             case "$schema", "title":
                 _ = string(value, "'\(key)'")
             case "description":
@@ -89,7 +92,7 @@ struct PlanReader {
         checkDuplicates(events)
         return TrackingPlan(
             version: version ?? TrackingPlan.currentVersion, events: events,
-            uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location })
+            uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations)
     }
 
     // MARK: Events
@@ -123,6 +126,13 @@ struct PlanReader {
                 event.description = string(value, "'description'") ?? ""
             case "owner":
                 event.owner = string(value, "'owner'")
+            case "purpose":
+                if let purpose = string(value, "'purpose'") {
+                    if purpose.isEmpty { error("'purpose' must name a purpose, such as analytics", value) }
+                    event.purpose = ConsentPurpose(purpose)
+                }
+            case "expires":
+                event.expires = day(value, "'expires'")
             case "tags":
                 event.tags = strings(value, "'tags'")?.map(\.0) ?? []
             case "properties":

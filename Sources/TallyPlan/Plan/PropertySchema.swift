@@ -1,6 +1,6 @@
 import Tally
 
-/// The rules for one property value: a subset of JSON Schema 2020-12, plus Tally's `pii` flag.
+/// The rules for one property value: a subset of JSON Schema 2020-12, plus Tally's `personal` mark.
 ///
 /// A schema is a recursive value: arrays have an ``items`` schema and objects have ``properties``, each
 /// a schema of its own. Every rule is optional; a schema with none accepts any value.
@@ -57,9 +57,9 @@ public struct PropertySchema: Sendable, Hashable {
     public var minProperties: Int?
     /// `maxProperties`: objects must have at most this many members.
     public var maxProperties: Int?
-    /// `pii: true`: the value is personal data and must not be sent unredacted. See
-    /// ``PlanViolation/Kind/piiPresent``.
-    public var pii: Bool
+    /// `personal:`: the value is personal data, what it holds and what may happen to it. See
+    /// ``PersonalMark`` and ``PlanViolation/Kind/personalDataPresent``.
+    public var personal: PersonalMark?
     /// `description`: what the property means, used for generated doc comments.
     public var description: String?
 
@@ -81,7 +81,7 @@ public struct PropertySchema: Sendable, Hashable {
         minItems: Int? = nil, maxItems: Int? = nil, uniqueItems: Bool = false,
         properties: [PropertyName: PropertySchema]? = nil, required: [PropertyName] = [],
         additionalProperties: AdditionalProperties? = nil, minProperties: Int? = nil, maxProperties: Int? = nil,
-        pii: Bool = false, description: String? = nil
+        personal: PersonalMark? = nil, description: String? = nil
     ) {
         self.types = types
         self.enumValues = enumValues
@@ -104,7 +104,7 @@ public struct PropertySchema: Sendable, Hashable {
         self.additionalProperties = additionalProperties
         self.minProperties = minProperties
         self.maxProperties = maxProperties
-        self.pii = pii
+        self.personal = personal
         self.description = description
     }
 
@@ -184,4 +184,34 @@ public indirect enum AdditionalProperties: Sendable, Hashable {
     case forbidden
     /// Any other member must meet this schema (`additionalProperties: {type: string}`).
     case schema(PropertySchema)
+}
+
+/// A plan's `personal:` mark on a property: what kind of personal data it holds (`email`, `free_text`...)
+/// and what may happen to it before it leaves the app.
+///
+/// ```yaml
+/// email: { type: string, personal: { kind: email, rule: hash } }
+/// comment: { type: string, personal: { kind: free_text, rule: never_send } }
+/// ```
+///
+/// Validation holds each value to its rule (``PlanViolation/Kind/personalDataPresent``): `redact` allows
+/// only absent, `null` or the redaction marker; `never_send` only absent or `null`; `hash` anything that
+/// no longer looks like the kind (no e-mail address left in it, say); `send` anything. A mark without a
+/// rule is checked as `redact`, and `tally lint` fails on it.
+public struct PersonalMark: Sendable, Hashable {
+    /// What the value holds.
+    public var kind: PersonalDataKind
+    /// What may happen to it; nil when the plan does not say, which `tally lint` reports.
+    public var rule: PersonalDataRule?
+
+    /// Creates a mark.
+    public init(kind: PersonalDataKind, rule: PersonalDataRule?) {
+        self.kind = kind
+        self.rule = rule
+    }
+
+    /// How reports spell the mark: `personal: email, rule: hash`.
+    public var description: String {
+        "personal: \(kind)" + (rule.map { ", rule: \($0)" } ?? "")
+    }
 }

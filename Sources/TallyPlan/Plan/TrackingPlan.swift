@@ -23,17 +23,23 @@ public struct TrackingPlan: Sendable, Hashable {
     /// Validation would pass events that break them, so ``init(contentsOf:allowingUncheckedKeywords:)``
     /// refuses such a plan unless told otherwise. Empty for plans made in code.
     public var uncheckedKeywords: [UncheckedKeyword]
+    /// The consent purposes each destination may receive, by destination name (`destinations:` in the
+    /// file); empty when the plan does not say. `tally lint` fails on an event whose purpose no destination
+    /// may receive, and ``purposesByDestination`` hands them to the client.
+    public var destinations: [String: Set<ConsentPurpose>]
 
     /// The format version this Tally reads and writes.
     public static let currentVersion = 1
 
     /// Creates a plan in code.
     public init(
-        version: Int = TrackingPlan.currentVersion, events: [PlannedEvent], uncheckedKeywords: [UncheckedKeyword] = []
+        version: Int = TrackingPlan.currentVersion, events: [PlannedEvent], uncheckedKeywords: [UncheckedKeyword] = [],
+        destinations: [String: Set<ConsentPurpose>] = [:]
     ) {
         self.version = version
         self.events = events
         self.uncheckedKeywords = uncheckedKeywords
+        self.destinations = destinations
     }
 
     /// The planned event an event of this kind and name is checked against, if any.
@@ -68,6 +74,12 @@ public struct PlannedEvent: Sendable, Hashable {
     public var description: String
     /// The team or person who owns the event.
     public var owner: String?
+    /// The consent purpose the event needs (`purpose:` in the file). Default ``Tally/ConsentPurpose/analytics``;
+    /// generated factories set it on the events they make.
+    public var purpose: ConsentPurpose
+    /// The last day the event may be sent, as `YYYY-MM-DD` (`expires:` in the file); nil for no end.
+    /// `tally lint` fails once the day has passed.
+    public var expires: String?
     /// Free-form labels.
     public var tags: [String]
     /// The schema of each property, by name. Names are compared by code points: see ``PropertyName``.
@@ -84,12 +96,15 @@ public struct PlannedEvent: Sendable, Hashable {
     public init(
         name: String, kind: Event.Kind = .track, description: String = "", owner: String? = nil,
         tags: [String] = [], properties: [PropertyName: PropertySchema] = [:], required: [PropertyName] = [],
-        additionalProperties: Bool = false, location: SourceLocation? = nil
+        additionalProperties: Bool = false, location: SourceLocation? = nil, purpose: ConsentPurpose = .analytics,
+        expires: String? = nil
     ) {
         self.name = name
         self.kind = kind
         self.description = description
         self.owner = owner
+        self.purpose = purpose
+        self.expires = expires
         self.tags = tags
         self.properties = properties
         self.required = required.sorted()

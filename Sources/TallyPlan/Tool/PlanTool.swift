@@ -41,15 +41,21 @@ package enum ToolExitCode {
 /// The work behind `tally lint` and `tally gen`, as pure functions of their inputs.
 package enum PlanTool {
     /// `tally lint PLAN`: every finding as `file:line:column: error|warning: message`, then a summary.
+    /// Besides the file's own errors, the plan's privacy marks are checked
+    /// (``TrackingPlan/privacyDiagnostics(today:)``): an expired event, a personal property with no rule,
+    /// a purpose no destination may receive.
     ///
     /// Exit codes: 0 no errors (warnings allowed unless `warningsAsErrors`), 1 errors in the plan, 65 not a
     /// YAML or JSON document, 66 missing or unreadable file.
-    package static func lint(path: String, warningsAsErrors: Bool = false, style: TerminalStyle = .plain) -> ToolOutput
-    {
+    package static func lint(
+        path: String, warningsAsErrors: Bool = false, style: TerminalStyle = .plain,
+        today: String = TrackingPlan.today()
+    ) -> ToolOutput {
         let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: path), displayName: path)
         var output = ToolOutput()
-        for diagnostic in result.diagnostics { output.standardOutput += style.format(diagnostic) + "\n" }
-        let errors = result.errors.count
+        let privacy = result.plan?.privacyDiagnostics(today: today) ?? []
+        for diagnostic in result.diagnostics + privacy { output.standardOutput += style.format(diagnostic) + "\n" }
+        let errors = result.errors.count + privacy.count
         let warnings = result.warnings.count
         if let kind = result.failureKind {
             output.exitCode = ToolExitCode.forLoadFailure(kind, lint: true)
@@ -59,7 +65,10 @@ package enum PlanTool {
             return output
         }
         let events = result.plan?.events.count ?? 0
-        if warnings > 0 {
+        if errors > 0 {
+            output.standardOutput += "\(path): \(Self.count(errors, "error")), \(Self.count(warnings, "warning"))\n"
+            output.exitCode = ToolExitCode.checkFailed
+        } else if warnings > 0 {
             output.standardOutput += "\(path): \(Self.count(events, "event")), \(Self.count(warnings, "warning"))\n"
             output.exitCode = warningsAsErrors ? ToolExitCode.checkFailed : ToolExitCode.success
         } else {

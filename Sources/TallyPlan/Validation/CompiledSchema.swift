@@ -47,7 +47,7 @@ final class CompiledSchema: Sendable {
     /// Which groups of rules the schema has, so a value skips the others without touching them.
     struct Rules: OptionSet, Sendable {
         let rawValue: UInt8
-        static let pii = Rules(rawValue: 1 << 0)
+        static let personal = Rules(rawValue: 1 << 0)
         static let enumeration = Rules(rawValue: 1 << 1)
         static let constant = Rules(rawValue: 1 << 2)
         static let string = Rules(rawValue: 1 << 3)
@@ -82,7 +82,7 @@ final class CompiledSchema: Sendable {
     let additional: Additional
     let minProperties: Int
     let maxProperties: Int
-    let pii: Bool
+    let personal: PersonalMark?
 
     let rules: Rules
 
@@ -127,10 +127,10 @@ final class CompiledSchema: Sendable {
         }
         minProperties = schema.minProperties ?? 0
         maxProperties = schema.maxProperties ?? .max
-        pii = schema.pii
+        personal = schema.personal
 
         var rules: Rules = []
-        if schema.pii { rules.insert(.pii) }
+        if schema.personal != nil { rules.insert(.personal) }
         if schema.enumValues != nil { rules.insert(.enumeration) }
         if schema.constValue != nil { rules.insert(.constant) }
         if schema.minLength != nil || schema.maxLength != nil || schema.pattern != nil || schema.format != nil {

@@ -27,8 +27,9 @@ import Tally
 ///   `additionalProperties: true`. Nested objects follow JSON Schema: extra members are fine unless
 ///   `additionalProperties` is `false` or a schema.
 /// - When a value has the wrong type, its other rules are not checked.
-/// - A `pii: true` property may be absent, `null` or the ``redactionMarker``; any other value is a
-///   ``PlanViolation/Kind/piiPresent`` violation. A redacted value is not checked further.
+/// - A `personal` property follows its rule (``PersonalMark``): with `redact` or no rule it may be absent,
+///   `null` or the ``redactionMarker``; any other value is a ``PlanViolation/Kind/personalDataPresent``
+///   violation. A redacted value is not checked further.
 public struct PlanValidator: Sendable {
     /// The plan this validator checks against.
     public let plan: TrackingPlan
@@ -46,7 +47,7 @@ public struct PlanValidator: Sendable {
     ///
     /// - Parameters:
     ///   - plan: the plan; if it lists an event twice, the first wins.
-    ///   - redactionMarker: the value that counts as redacted for `pii: true` properties.
+    ///   - redactionMarker: the value that counts as redacted for `personal` properties.
     public init(plan: TrackingPlan, redactionMarker: String = "[redacted]") {
         self.plan = plan
         self.redactionMarker = redactionMarker

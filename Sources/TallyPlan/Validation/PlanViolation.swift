@@ -9,7 +9,7 @@ import Tally
 ///
 /// ``description`` reads as one line, for example
 /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`. Values of properties the plan
-/// marks `pii: true` are never printed in it (they are still in ``actual``).
+/// marks `personal` are never printed in it (they are still in ``actual``).
 public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
     /// What kind of rule was broken.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -36,8 +36,10 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case notUnique
         /// A property or member the schema does not declare, where additional properties are not allowed.
         case unexpectedProperty
-        /// A property marked `pii: true` holds a value other than `null` or the redaction marker.
-        case piiPresent
+        /// A property marked `personal` holds a value its rule forbids: with `redact` (or no rule) anything but
+        /// `null` or the redaction marker, with `never_send` anything but `null`, with `hash` a value that
+        /// still looks like personal data. See ``PersonalMark``.
+        case personalDataPresent
         /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
         /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
@@ -59,7 +61,7 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
     public var rule: String
     /// The value found; nil when the property is missing or the whole event is unknown.
     public var actual: PropertyValue?
-    /// Whether the value is personal data by the plan (`pii: true` on it or a container of it); such
+    /// Whether the value is personal data by the plan (`personal` on it or a container of it); such
     /// values are left out of ``message`` and ``description``.
     public var isPersonalData: Bool
     /// The event's position when a list of events was validated.
@@ -104,7 +106,7 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case .notUnique: return "\(value) breaks \(rule)"
         case .nonFiniteNumber: return "\(value) cannot be written in JSON (\(rule)); send null or a finite number"
         case .unexpectedProperty: return "the plan does not declare this property (\(rule))"
-        case .piiPresent: return "personal data sent unredacted (\(rule)); redact it or leave it out"
+        case .personalDataPresent: return "personal data sent against its rule (\(rule)); apply the rule before sending"
         case .formatMismatch: return "\(value) is not valid for \(rule)"
         }
     }

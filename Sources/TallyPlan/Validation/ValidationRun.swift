@@ -76,12 +76,22 @@ struct ValidationRun {
     /// Checks one value against one schema.
     mutating func check(_ value: PropertyValue, _ schema: CompiledSchema, personal: Bool, path: () -> String) {
         let rules = schema.rules
-        let personal = personal || rules.contains(.pii)
-        if rules.contains(.pii) {
-            switch value {
-            case .null: return
-            case .string(let string) where string.hasSameCodePoints(as: redactionMarker): return
-            default: report(.piiPresent, path, "pii: true", value, personal: true)
+        let personal = personal || rules.contains(.personal)
+        if rules.contains(.personal), let mark = schema.personal {
+            if case .null = value { return }
+            switch mark.rule {
+            case .send?:
+                break
+            case .hash?:
+                // A hash cannot be told from other text; a value that still looks like the data is not one.
+                if Self.looksPersonal(value) {
+                    report(.personalDataPresent, path, mark.description, value, personal: true)
+                }
+            case .neverSend?:
+                return report(.personalDataPresent, path, mark.description, value, personal: true)
+            case .redact?, nil:
+                if case .string(let string) = value, string.hasSameCodePoints(as: redactionMarker) { return }
+                report(.personalDataPresent, path, mark.description, value, personal: true)
             }
         }
         guard Self.hasType(value, schema.types) else {
@@ -251,5 +261,12 @@ struct ValidationRun {
         }
         for candidate in values where JSONEquality.equal(value, candidate) { return true }
         return false
+    }
+}
+
+extension ValidationRun {
+    /// Whether a value, or a string anywhere in it, looks like personal data (see `PersonalDataScan`).
+    static func looksPersonal(_ value: PropertyValue) -> Bool {
+        !PersonalDataScan.findings(in: ["value": value]).isEmpty
     }
 }

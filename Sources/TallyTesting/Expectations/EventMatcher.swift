@@ -40,13 +40,14 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Whether `event` matches.
     public func matches(_ event: Event) -> Bool { predicate(event) }
 
-    /// Matches only an event equal to `event`: same kind, name, ids and properties.
+    /// Matches only an event equal to `event`: same kind, name, ids, purpose and properties.
     public static func event(_ event: Event) -> EventMatcher {
         let summary = PropertySummary(event.properties)
         return EventMatcher(event.description, template: event) { recorded in
             // The summary first: over a large recording it rejects most events without a dictionary lookup.
             recorded.kind == event.kind && recorded.name == event.name && recorded.userId == event.userId
-                && recorded.groupId == event.groupId && recorded.properties.count == event.properties.count
+                && recorded.groupId == event.groupId && recorded.purpose == event.purpose
+                && recorded.properties.count == event.properties.count
                 && summary.mayEqual(recorded.properties) && recorded.properties == event.properties
         }
     }
@@ -76,6 +77,34 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events of this kind.
     public static func kind(_ kind: Event.Kind) -> EventMatcher {
         EventMatcher("any \(kind.rawValue) event") { $0.kind == kind }
+    }
+
+    /// Matches events collected for `purpose` (`Event.purpose`). With
+    /// ``EventRecorder/expectNotTracked(_:fileID:filePath:line:column:)-(EventMatcher,_,_,_,_)`` on a
+    /// destination's recorder, it proves that nothing of the purpose reached the destination:
+    ///
+    /// ```swift
+    /// analytics.track(Event("ad_clicked").needing(.advertising))
+    /// await analytics.flush()
+    /// memory.expectNotTracked(.purpose(.advertising))   // the user has not answered yet
+    /// ```
+    public static func purpose(_ purpose: ConsentPurpose) -> EventMatcher {
+        EventMatcher("any event for \(purpose)") { $0.purpose == purpose }
+    }
+
+    /// Matches events holding a value that looks like personal data (an e-mail address, an international
+    /// phone number) in any property, at any depth, whatever its key: what catches a personal value in a
+    /// property nobody marked. See `PersonalDataScan`.
+    ///
+    /// ```swift
+    /// memory.expectNotTracked(.holdingPersonalData())
+    /// ```
+    ///
+    /// - Parameter skipping: top-level keys not to read, such as those the plan lets through as they are.
+    public static func holdingPersonalData(skipping: Set<String> = []) -> EventMatcher {
+        EventMatcher("any event holding personal data") { event in
+            !PersonalDataScan.findings(in: event.properties.dictionary, skipping: skipping).isEmpty
+        }
     }
 
     /// Matches events whose properties include `properties`, whatever their name.

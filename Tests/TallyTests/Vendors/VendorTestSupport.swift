@@ -13,6 +13,9 @@ final class ProblemCollector: @unchecked Sendable {
     /// Every problem reported so far, in order.
     var problems: [Problem] { lock.withLock { stored } }
 
+    /// Keeps `problem`: a processor's `reportingTo`.
+    @Sendable func add(_ problem: Problem) { lock.withLock { stored.append(problem) } }
+
     /// A context for `destination` that reports into this collector.
     func context(for destination: String) -> DestinationContext {
         DestinationContext(destination: destination) { [self] problem in

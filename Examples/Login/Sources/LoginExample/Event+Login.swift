@@ -17,7 +17,7 @@ extension Event {
 
     /// The user signed in: an identify event with the account's id and its e-mail address as a trait.
     ///
-    /// The e-mail address is personal data (`pii: true` in the plan): the app's client redacts it before any
+    /// The e-mail address is personal data (`personal: { kind: email, rule: redact }` in the plan): the app's client redacts it before any
     /// destination sees it, so what leaves the app is `{"email":"[redacted]"}`.
     ///
     /// - Parameters:

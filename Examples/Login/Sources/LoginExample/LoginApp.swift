@@ -11,7 +11,7 @@ import Tally
 /// and its JSON coder.
 ///
 /// Two privacy rules hold for every destination, because they are the client's, not a destination's:
-/// - The values of ``personalDataKeys`` (the plan's `pii: true` properties) are redacted by the client's
+/// - The values of ``personalDataKeys`` (the plan's `personal` properties) are redacted by the client's
 ///   first processor, before any destination sees the event: the console, the recording, a vendor.
 /// - The consent switch (``LoginCommand/optOut`` and ``LoginCommand/optIn``) opts the client out: from that
 ///   moment nothing reaches any destination, and tracking resumes when the user opts back in.
@@ -38,7 +38,7 @@ public final class LoginApp: Sendable {
     }
 
     /// The property names whose values are personal data: the client redacts them, at any depth, before
-    /// any destination sees an event. Every `pii: true` property of `Examples/tracking-plan.yaml` must be
+    /// any destination sees an event. Every `personal` property of `Examples/tracking-plan.yaml` must be
     /// here; the example's tests check it.
     public static let personalDataKeys: Set<String> = ["email"]
 

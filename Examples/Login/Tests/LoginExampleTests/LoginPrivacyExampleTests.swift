@@ -55,13 +55,13 @@ struct LoginPrivacyExampleTests {
         #expect(!console.lines.joined().contains(LoginApp.Account.example.email))
     }
 
-    /// The plan is where a team marks personal data: whatever property it marks `pii: true` (today the
+    /// The plan is where a team marks personal data: whatever property it marks `personal` (today the
     /// e-mail trait), the app must redact, at any depth. A new personal property in the plan fails this test
     /// until the app redacts it too.
     @Test func everyPersonalPropertyOfThePlanIsRedactedByTheApp() async throws {
         let plan = try ExamplesPlan.plan()
         let personal = plan.events.flatMap { event in
-            event.properties.filter { $0.value.pii }.map { (event: event, key: $0.key.string) }
+            event.properties.filter { $0.value.personal != nil }.map { (event: event, key: $0.key.string) }
         }
         #expect(!personal.isEmpty)
         let app = try makeApp()

@@ -1,0 +1,64 @@
+/// The worker's view of the user's consent, and the events that wait for an answer.
+///
+/// Only the worker thread touches it. It learns each answer from a marker in the client's queue, so an
+/// answer applies exactly to the events tracked after it, whatever the worker was doing when the app
+/// gave it.
+struct ConsentGate {
+    /// An event that waits for the user's answer, already through the input limits and the processors.
+    struct HeldEvent {
+        var envelope: Envelope
+        var sequence: UInt64
+    }
+
+    /// The answers given so far, by purpose.
+    private var answers: [ConsentPurpose: ConsentStatus]
+    /// Purposes that wait for an answer when there is none.
+    private let required: Set<ConsentPurpose>
+    /// True when every event flows: nothing required, nothing answered (the common case, checked first).
+    private(set) var isOpen: Bool
+    /// The waiting events, in the order they were tracked.
+    private(set) var held: [HeldEvent] = []
+    let capacity: Int
+
+    init(required: Set<ConsentPurpose>, answers: [ConsentPurpose: ConsentStatus], capacity: Int) {
+        self.required = required
+        self.answers = answers
+        self.capacity = max(0, capacity)
+        self.isOpen = required.isEmpty && answers.isEmpty
+    }
+
+    /// What the user said about `purpose`: their answer, else ``ConsentStatus/notAsked`` for a required
+    /// purpose and ``ConsentStatus/granted`` for the others.
+    func status(of purpose: ConsentPurpose) -> ConsentStatus {
+        answers[purpose] ?? (required.contains(purpose) ? .notAsked : .granted)
+    }
+
+    /// Whether the hold has no room for another event.
+    var isFull: Bool { held.count >= capacity }
+
+    /// Keeps an event until the user answers. Check ``isFull`` first.
+    mutating func hold(_ envelope: consuming Envelope, sequence: UInt64) {
+        held.append(HeldEvent(envelope: envelope, sequence: sequence))
+    }
+
+    /// Records the user's answer for `purpose`, and returns the events it settles: those it releases when
+    /// granted, in order; those it drops when denied; none while the user has still not answered.
+    mutating func answer(_ status: ConsentStatus, for purpose: ConsentPurpose) -> [HeldEvent] {
+        answers[purpose] = status
+        isOpen = false
+        guard status != .notAsked, held.contains(where: { $0.envelope.event.purpose == purpose }) else { return [] }
+        var settled: [HeldEvent] = []
+        var waiting: [HeldEvent] = []
+        for event in held {
+            if event.envelope.event.purpose == purpose { settled.append(event) } else { waiting.append(event) }
+        }
+        held = waiting
+        return settled
+    }
+
+    /// Empties the hold (the client is stopping); returns how many events it held.
+    mutating func dropAll() -> Int {
+        defer { held = [] }
+        return held.count
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Finds values that look like personal data whatever their key: e-mail addresses, and phone numbers
+/// written in international form (`+44 20 7946 0958`). What catches a personal value in a property nobody
+/// marked (see ``PersonalProperty``): the test kit's `EventMatcher.holdingPersonalData` uses it.
+///
+/// It reads string values at any depth of the properties. It looks for shapes, not meaning: a phone number
+/// without its `+` country code, a name or an address are not found.
+public enum PersonalDataScan {
+    /// One value that looks personal.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// Where the value is, as a JSON Pointer into the properties (`/contact/email`, `/emails/0`).
+        public var path: String
+        /// What it looks like.
+        public var kind: PersonalDataKind
+
+        public init(path: String, kind: PersonalDataKind) {
+            self.path = path
+            self.kind = kind
+        }
+
+        /// `/contact/email: email`
+        public var description: String { "\(path): \(kind)" }
+    }
+
+    /// The values of `properties` that look like personal data, in key order.
+    ///
+    /// - Parameter skipping: top-level keys not to read (properties marked personal with ``PersonalDataRule/send``).
+    public static func findings(
+        in properties: [String: PropertyValue], skipping: Set<String> = []
+    ) -> [Finding] {
+        var found: [Finding] = []
+        for key in properties.keys.sorted() where !skipping.contains(key) {
+            scan(properties[key]!, at: "/" + escaped(key), into: &found)
+        }
+        return found
+    }
+
+    private static func scan(_ value: PropertyValue, at path: String, into found: inout [Finding]) {
+        switch value {
+        case .string(let text):
+            if let kind = kind(of: text) { found.append(Finding(path: path, kind: kind)) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { scan(element, at: "\(path)/\(index)", into: &found) }
+        case .object(let members):
+            for key in members.keys.sorted() { scan(members[key]!, at: "\(path)/\(escaped(key))", into: &found) }
+        default:
+            return
+        }
+    }
+
+    /// The kind of personal data `text` holds, if it holds one the scan knows.
+    static func kind(of text: String) -> PersonalDataKind? {
+        // Cheap checks first: most values hold neither an @ nor a +.
+        let range = NSRange(text.startIndex..., in: text)
+        if text.contains("@"), Patterns.shared.email.firstMatch(in: text, range: range) != nil { return .email }
+        if text.contains("+"), Patterns.shared.phone.firstMatch(in: text, range: range) != nil { return .phone }
+        return nil
+    }
+
+    /// A JSON Pointer reference token: `~` as `~0`, `/` as `~1`.
+    private static func escaped(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
+    /// `NSRegularExpression` is immutable and documented as safe to use from several threads.
+    private final class Patterns: @unchecked Sendable {
+        static let shared = Patterns()
+        let email = try! NSRegularExpression(
+            pattern: #"[A-Z0-9._%+-]+@[A-Z0-9-]+(\.[A-Z0-9-]+)*\.[A-Z]{2,}"#, options: [.caseInsensitive])
+        let phone = try! NSRegularExpression(pattern: #"\+[1-9][0-9 ().-]{6,18}[0-9]"#)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Tally
+
+/// The data-collection part of an app's privacy manifest (`PrivacyInfo.xcprivacy`) that a tracking plan
+/// implies: one `NSPrivacyCollectedDataTypes` entry per kind of data its events collect, with the purposes,
+/// linkage and tracking the plan says.
+///
+/// ```swift
+/// let manifest = PrivacyManifest(plan: plan)
+/// print(manifest.propertyListText)   // the entries, as an XML property list
+/// let gaps = manifest.gaps(in: try Data(contentsOf: appManifestURL))   // what the app's file lacks
+/// ```
+///
+/// How the plan maps onto Apple's keys:
+/// - every track or screen event collects product interaction (`NSPrivacyCollectedDataTypeProductInteraction`),
+///   an identify event the user id (`NSPrivacyCollectedDataTypeUserID`);
+/// - a `personal` property that leaves the app (rule `send` or `hash`) collects its kind: `email` ->
+///   `EmailAddress`, `phone` -> `PhoneNumber`, `name` -> `Name`, `precise_location` -> `PreciseLocation`,
+///   `coarse_location` -> `CoarseLocation`, `device_id` and `advertising_id` -> `DeviceID`, `user_id` ->
+///   `UserID`, `free_text` -> `OtherUserContent`, any other kind -> `OtherDataTypes`; `redact` and
+///   `never_send` (and a mark with no rule) collect nothing;
+/// - the event's purpose gives the reason: `analytics` -> `Analytics`, `advertising` -> `ThirdPartyAdvertising`,
+///   `necessary` -> `AppFunctionality`, any other -> `Other`; `advertising` is tracking;
+/// - data is linked to the user when the plan has an identify event (events then carry the user's id).
+public struct PrivacyManifest: Sendable, Hashable {
+    /// One `NSPrivacyCollectedDataTypes` entry.
+    public struct Entry: Sendable, Hashable, Comparable, CustomStringConvertible {
+        /// `NSPrivacyCollectedDataType`, such as `NSPrivacyCollectedDataTypeEmailAddress`.
+        public var dataType: String
+        /// `NSPrivacyCollectedDataTypeLinked`.
+        public var linked: Bool
+        /// `NSPrivacyCollectedDataTypeTracking`.
+        public var tracking: Bool
+        /// `NSPrivacyCollectedDataTypePurposes`, sorted.
+        public var purposes: [String]
+        /// The plan's events that collect it, sorted.
+        public var events: [String]
+
+        public static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.dataType < rhs.dataType }
+
+        /// `NSPrivacyCollectedDataTypeEmailAddress (linked, purposes: Analytics; from signed_up)`
+        public var description: String {
+            let flags = (linked ? ["linked"] : []) + (tracking ? ["tracking"] : [])
+            let purposes = purposes.map { $0.replacingOccurrences(of: "NSPrivacyCollectedDataTypePurpose", with: "") }
+            return "\(dataType) (\((flags + ["purposes: " + purposes.joined(separator: ", ")]).joined(separator: ", "))"
+                + "; from \(events.joined(separator: ", ")))"
+        }
+    }
+
+    /// The entries, sorted by data type.
+    public var entries: [Entry]
+
+    /// `NSPrivacyTracking`: whether any entry is tracking.
+    public var tracks: Bool { entries.contains(where: \.tracking) }
+
+    /// The entries a plan implies.
+    public init(plan: TrackingPlan) {
+        let linked = plan.events.contains { $0.kind == .identify }
+        var byType: [String: Entry] = [:]
+        func collect(_ dataType: String, _ event: PlannedEvent) {
+            let purpose = Self.purpose(event.purpose)
+            var entry =
+                byType[dataType]
+                ?? Entry(dataType: dataType, linked: linked, tracking: false, purposes: [], events: [])
+            if !entry.purposes.contains(purpose) { entry.purposes.append(purpose) }
+            if !entry.events.contains(event.name) { entry.events.append(event.name) }
+            entry.tracking = entry.tracking || event.purpose == .advertising
+            byType[dataType] = entry
+        }
+        for event in plan.events {
+            switch event.kind {
+            case .track, .screen: collect(Self.prefix + "ProductInteraction", event)
+            case .identify: collect(Self.prefix + "UserID", event)
+            case .group, .alias: break
+            }
+            for schema in event.properties.values {
+                guard let mark = schema.personal, mark.rule == .send || mark.rule == .hash else { continue }
+                collect(Self.dataType(mark.kind), event)
+            }
+        }
+        entries = byType.values.map { entry in
+            var entry = entry
+            entry.purposes.sort()
+            entry.events.sort()
+            return entry
+        }
+        .sorted()
+    }
+
+    private static let prefix = "NSPrivacyCollectedDataType"
+
+    /// Apple's data type for a kind of personal data.
+    public static func dataType(_ kind: PersonalDataKind) -> String {
+        let name: String
+        switch kind {
+        case .email: name = "EmailAddress"
+        case .phone: name = "PhoneNumber"
+        case .name: name = "Name"
+        case .preciseLocation: name = "PreciseLocation"
+        case .coarseLocation: name = "CoarseLocation"
+        case .deviceIdentifier, .advertisingIdentifier: name = "DeviceID"
+        case .userIdentifier: name = "UserID"
+        case .freeText: name = "OtherUserContent"
+        default: name = "OtherDataTypes"
+        }
+        return prefix + name
+    }
+
+    /// Apple's reason for a consent purpose.
+    public static func purpose(_ purpose: ConsentPurpose) -> String {
+        let name: String
+        switch purpose {
+        case .analytics: name = "Analytics"
+        case .advertising: name = "ThirdPartyAdvertising"
+        case .necessary: name = "AppFunctionality"
+        default: name = "Other"
+        }
+        return prefix + "Purpose" + name
+    }
+
+    /// The manifest's keys: `NSPrivacyTracking` and `NSPrivacyCollectedDataTypes`.
+    public var propertyList: [String: Any] {
+        [
+            "NSPrivacyTracking": tracks,
+            "NSPrivacyCollectedDataTypes": entries.map { entry -> [String: Any] in
+                [
+                    "NSPrivacyCollectedDataType": entry.dataType,
+                    "NSPrivacyCollectedDataTypeLinked": entry.linked,
+                    "NSPrivacyCollectedDataTypeTracking": entry.tracking,
+                    "NSPrivacyCollectedDataTypePurposes": entry.purposes,
+                ]
+            },
+        ]
+    }
+
+    /// ``propertyList`` as an XML property list, ready to merge into `PrivacyInfo.xcprivacy`.
+    public var propertyListText: String {
+        let data = (try? PropertyListSerialization.data(fromPropertyList: propertyList, format: .xml, options: 0))
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// What an app's privacy manifest lacks of these entries, one line each: a missing data type, a missing
+    /// purpose, linkage or tracking not declared, `NSPrivacyTracking` not true. Empty when it covers them
+    /// all (it may declare more).
+    ///
+    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
+    public func gaps(in manifest: Data) throws(PrivacyManifestError) -> [String] {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: manifest, options: [], format: nil)
+        } catch {
+            throw PrivacyManifestError("The privacy manifest is not a property list: \(error.localizedDescription)")
+        }
+        guard let dictionary = root as? [String: Any] else {
+            throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
+        }
+        let declared = (dictionary["NSPrivacyCollectedDataTypes"] as? [[String: Any]]) ?? []
+        var gaps: [String] = []
+        if tracks, dictionary["NSPrivacyTracking"] as? Bool != true {
+            gaps.append(
+                "NSPrivacyTracking must be true: \(entries.filter(\.tracking).map(\.dataType).joined(separator: ", ")) is collected for tracking"
+            )
+        }
+        for entry in entries {
+            let matching = declared.filter { $0["NSPrivacyCollectedDataType"] as? String == entry.dataType }
+            guard !matching.isEmpty else {
+                gaps.append("missing \(entry)")
+                continue
+            }
+            let purposes = Set(matching.flatMap { $0["NSPrivacyCollectedDataTypePurposes"] as? [String] ?? [] })
+            for purpose in entry.purposes where !purposes.contains(purpose) {
+                gaps.append(
+                    "\(entry.dataType) lacks the purpose \(purpose) (from \(entry.events.joined(separator: ", ")))")
+            }
+            if entry.linked, !matching.contains(where: { $0["NSPrivacyCollectedDataTypeLinked"] as? Bool == true }) {
+                gaps.append("\(entry.dataType) must be linked to the user (the plan identifies users)")
+            }
+            if entry.tracking, !matching.contains(where: { $0["NSPrivacyCollectedDataTypeTracking"] as? Bool == true })
+            {
+                gaps.append("\(entry.dataType) must be declared as tracking (collected for advertising)")
+            }
+        }
+        return gaps
+    }
+}
+
+/// A privacy manifest that cannot be read.
+public struct PrivacyManifestError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}

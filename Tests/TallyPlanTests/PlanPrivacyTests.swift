@@ -1,0 +1,108 @@
+import Foundation
+import Tally
+import TallyPlan
+import Testing
+
+/// What a plan says about privacy: personal marks, purposes, owners, expiry and the destinations' purposes,
+/// read, linted, turned into the client's processor and into generated factories.
+@Suite(.readsPlans) struct PlanPrivacyTests {
+    static let plan = """
+        version: 1
+        destinations:
+          firebase: { purposes: [analytics] }
+          ads: { purposes: [advertising] }
+        events:
+          - name: signed_up
+            description: The user made an account.
+            owner: growth
+            expires: 2027-06-30
+            properties:
+              email: { type: string, personal: { kind: email, rule: hash } }
+              comment: { type: string, personal: free_text }
+          - name: ad_clicked
+            description: The user opened an ad.
+            purpose: advertising
+          - name: receipt_sent
+            description: A receipt was e-mailed.
+            purpose: necessary
+          - name: old_banner_seen
+            description: Left from a campaign.
+            owner: marketing
+            expires: 2026-01-31
+          - name: partner_shared
+            description: Shared with a partner.
+            purpose: partners
+          - kind: identify
+            name: user
+            description: Who the user is.
+            properties:
+              name: { type: string, personal: { kind: name, rule: never_send } }
+
+        """
+
+    @Test func thePlanReadsWhatItSaysAboutPrivacy() throws {
+        let plan = try TrackingPlan(text: Self.plan)
+        #expect(plan.destinations == ["firebase": [.analytics], "ads": [.advertising]])
+        let signedUp = try #require(plan.event(named: "signed_up"))
+        #expect(signedUp.purpose == .analytics)
+        #expect(signedUp.owner == "growth")
+        #expect(signedUp.expires == "2027-06-30")
+        #expect(signedUp.properties["email"]?.personal == PersonalMark(kind: .email, rule: .hash))
+        #expect(signedUp.properties["comment"]?.personal == PersonalMark(kind: .freeText, rule: nil))
+        #expect(plan.event(named: "ad_clicked")?.purpose == .advertising)
+    }
+
+    @Test func lintFailsOnAnExpiredEventAPersonalPropertyWithNoRuleAndAPurposeNoDestinationMayReceive() throws {
+        let url = try Fixtures.write(Self.plan)
+        let output = PlanTool.lint(path: url.path, today: "2026-11-27")
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                \(url.path):6:5: error: Property 'comment' of 'signed_up' is personal (free_text) with no rule; add rule: send, hash, redact or never_send
+                \(url.path):19:5: error: Event 'old_banner_seen' expired on 2026-01-31 (owner: marketing); remove it from the plan and the app, or extend 'expires'
+                \(url.path):23:5: error: Event 'partner_shared' needs purpose 'partners', which no destination may receive (ads: advertising; firebase: analytics)
+                \(url.path): 3 errors, 0 warnings
+
+                """)
+        // The day an event expires is its last day.
+        let plan = try TrackingPlan(text: Self.plan)
+        #expect(!plan.privacyDiagnostics(today: "2026-01-31").contains { $0.message.contains("expired") })
+        #expect(plan.privacyDiagnostics(today: "2027-07-01").filter { $0.message.contains("expired") }.count == 2)
+    }
+
+    @Test func aPlanWithoutDestinationsChecksNoPurpose() throws {
+        let plan = try TrackingPlan(
+            text: "version: 1\nevents:\n  - name: a\n    description: x\n    purpose: partners\n")
+        #expect(plan.privacyDiagnostics(today: "2026-11-27").isEmpty)
+    }
+
+    @Test func thePlansRulesBecomeTheClientsProcessor() async throws {
+        let plan = try TrackingPlan(text: Self.plan)
+        #expect(
+            plan.personalProperties == [
+                PersonalProperty(event: "identify", key: "name", kind: .name, rule: .neverSend),
+                PersonalProperty(event: "signed_up", key: "comment", kind: .freeText, rule: .redact),
+                PersonalProperty(event: "signed_up", key: "email", kind: .email, rule: .hash),
+            ])
+        let processor = plan.personalDataProcessor(hash: { "h(\($0.count))" })
+        let envelope = Envelope(
+            event: Event("signed_up", ["email": "ada@example.com", "comment": "hi"]),
+            messageId: MessageID(prefix: 1, sequence: 1), timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")
+        let output = try #require(processor.process(envelope))
+        #expect(output.event.properties == ["email": "h(15)", "comment": "[redacted]"])
+        // What the processor sends passes the plan's own rules.
+        #expect(PlanValidator(plan: plan).validate(output.event).isEmpty)
+        #expect(
+            PlanValidator(plan: plan).validate(envelope.event).map(\.rule) == [
+                "personal: free_text", "personal: email, rule: hash",
+            ])
+    }
+
+    @Test func generatedFactoriesCarryThePurpose() throws {
+        let plan = try TrackingPlan(text: Self.plan)
+        let source = SwiftCodeGenerator().generate(plan, planFileName: "plan.yaml")
+        #expect(source.contains(#"Event(kind: .track, name: "ad_clicked", purpose: "advertising")"#))
+        #expect(source.contains(#"Event(kind: .track, name: "receipt_sent", purpose: "necessary")"#))
+        #expect(!source.contains(#"name: "signed_up", properties: properties, purpose"#))
+    }
+}
