@@ -9,7 +9,7 @@ import Testing
 func startAnalytics(firebase: any Destination, ads: any Destination) -> AnalyticsClient {
     var configuration = AnalyticsClient.Configuration()
     configuration.consentRequired = [.analytics, .advertising]
-    configuration.purposesByDestination = ["firebase": [.analytics], "ads": [.advertising]]
+    configuration.purposesByDestination = ["firebase": [.analytics, .necessary], "ads": [.advertising]]
     let analytics = AnalyticsClient(destinations: [firebase, ads], configuration: configuration)
 
     analytics.track("app_opened")  // waits: analytics not answered
