@@ -25,7 +25,9 @@ public enum PersonalDataScan {
 
     /// The values of `properties` that look like personal data, in key order.
     ///
-    /// - Parameter skipping: top-level keys not to read (properties marked personal with ``PersonalDataRule/send``).
+    /// - Parameters:
+    ///   - properties: an event's properties (or any object's members).
+    ///   - skipping: top-level keys not to read (properties marked personal with ``PersonalDataRule/send``).
     public static func findings(
         in properties: [String: PropertyValue], skipping: Set<String> = []
     ) -> [Finding] {

@@ -2,7 +2,7 @@ import Foundation
 import Tally
 
 extension TrackingPlan {
-    /// Every property the plan marks `personal`, with its event, for ``Tally/PersonalDataProcessor``.
+    /// Every property the plan marks `personal`, with its event, for Tally's `PersonalDataProcessor`.
     /// Track and screen events are named by their name, identify and group events by their kind (their
     /// traits). A mark without a rule is given `redact`, the strictest rule that keeps the key.
     public var personalProperties: [PersonalProperty] {

@@ -25,7 +25,7 @@ public struct TrackingPlan: Sendable, Hashable {
     public var uncheckedKeywords: [UncheckedKeyword]
     /// The consent purposes each destination may receive, by destination name (`destinations:` in the
     /// file); empty when the plan does not say. `tally lint` fails on an event whose purpose no destination
-    /// may receive, and ``purposesByDestination`` hands them to the client.
+    /// may receive; give them to the client as its `purposesByDestination`.
     public var destinations: [String: Set<ConsentPurpose>]
 
     /// The format version this Tally reads and writes.
@@ -74,7 +74,7 @@ public struct PlannedEvent: Sendable, Hashable {
     public var description: String
     /// The team or person who owns the event.
     public var owner: String?
-    /// The consent purpose the event needs (`purpose:` in the file). Default ``Tally/ConsentPurpose/analytics``;
+    /// The consent purpose the event needs (`purpose:` in the file). Default `analytics`;
     /// generated factories set it on the events they make.
     public var purpose: ConsentPurpose
     /// The last day the event may be sent, as `YYYY-MM-DD` (`expires:` in the file); nil for no end.
