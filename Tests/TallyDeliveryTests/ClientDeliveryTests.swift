@@ -7,7 +7,8 @@ import Testing
 
 /// The destination behind a real client: what the client's statistics say about later drops.
 struct ClientDeliveryTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
         let destination = harness.destination()
         defer { destination.close() }

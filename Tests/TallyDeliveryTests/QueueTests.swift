@@ -9,7 +9,8 @@ import Testing
 
 /// The durable queue: bounds, restarts, and a database that fails.
 struct QueueTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
         let harness = try Harness { $0.maximumQueuedEvents = 5 }
         let destination = harness.destination()
         defer { destination.close() }

@@ -7,7 +7,8 @@ import Testing
 
 /// Segment's retry rules, each on the injected clock.
 struct RetryTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test(arguments: [408, 410, 429, 460, 500, 502, 503, 504, 599])
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: [408, 410, 429, 460, 500, 502, 503, 504, 599])
     func retryableStatusesKeepTheBatchAndRetryAfterTheBackoff(status: Int) async throws {
         try await retriesAfterTheBackoff(firstAnswer: .status(status))
     }
@@ -97,7 +98,8 @@ struct RetryTests {
 
     /// A flush that arrives while the destination waits to retry used to wait for the clock to pass the retry
     /// (or its own deadline): on a clock that no longer moves, for ever (S4-FLUSH).
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test(arguments: [
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: [
         (ScriptedTransport.Answer.status(503), 0.4...0.6),  // the first back-off: 0.5 s ± 10 %
         (.status(429, headers: ["Retry-After": "7"]), 7...7),
     ])

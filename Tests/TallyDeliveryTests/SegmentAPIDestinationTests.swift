@@ -7,7 +7,8 @@ import Testing
 
 /// What a batch looks like on the wire, and when the destination sends one.
 struct SegmentAPIDestinationTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
         let harness = try Harness()
         let destination = harness.destination()
         defer { destination.close() }
