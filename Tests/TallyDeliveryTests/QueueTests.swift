@@ -3,13 +3,11 @@ import Foundation
 import GRDB
 import Tally
 import TallyDelivery
-import TallyTesting
 import TallyTestSupport
 import Testing
 
 /// The durable queue: bounds, restarts, and a database that fails.
 struct QueueTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
         let harness = try Harness { $0.maximumQueuedEvents = 5 }
         let destination = harness.destination()
@@ -23,7 +21,6 @@ struct QueueTests {
         #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6, 7, 8])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theByteBoundDropsTheOldest() async throws {
         let harness = try Harness { $0.maximumQueuedBytes = 40_000 }
         let destination = harness.destination()
@@ -37,7 +34,6 @@ struct QueueTests {
         #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func eventsSurviveARestartWithTheirMessageIds() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let first = harness.destination()
@@ -58,7 +54,6 @@ struct QueueTests {
         #expect(second.statistics.queuedEvents == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()
@@ -76,7 +71,6 @@ struct QueueTests {
         destination.close()
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aDatabaseThatCannotBeOpenedIsSetAsideAndReplacedAndSaysSo() async throws {
         let harness = try Harness(durable: true)
         // A folder where the database file should be.
@@ -94,7 +88,6 @@ struct QueueTests {
         #expect(problem.message.contains("set aside as queue.sqlite.damaged-"))
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aDatabaseThatTurnsReadOnlyKeepsEventsInMemoryWithinTheBoundAndRecovers() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -119,7 +112,7 @@ struct QueueTests {
 
         // Writable again: the writer's next attempt, on the clock, commits what waited in memory.
         refuser.refusing.withLock { $0 = false }
-        harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: 60)
         await harness.commits.reach(5)
         await destination.flushed()
         statistics = destination.statistics
@@ -128,7 +121,6 @@ struct QueueTests {
         #expect(harness.reports.problems.contains { $0.message.contains("works again") })
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aBatchWhoseRemovalFailsIsNotSentAgainAndIsRemovedLater() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -144,7 +136,7 @@ struct QueueTests {
         #expect(harness.reports.codes == [.storageFailed])
 
         refuser.refusing.withLock { $0 = false }
-        harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: 60)
         try await harness.receiveAndCommit(3...3, into: destination)
         await destination.flushed()
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [3]])
@@ -154,7 +146,6 @@ struct QueueTests {
         #expect(left == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
         let harness = try Harness(durable: true) {
             $0.flushAt = 10
@@ -168,7 +159,7 @@ struct QueueTests {
         var rounds = 0
         while destination.statistics.delivered < 400 && rounds < 100 {
             await destination.flushed()
-            harness.clock.advance(by: .seconds(60))
+            harness.clock.advance(by: 60)
             rounds += 1
         }
         #expect(destination.statistics.delivered == 400)

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import Tally
 import TallyDelivery
-import TallyTesting
 import TallyTestSupport
 import Testing
 
@@ -19,7 +18,6 @@ import Testing
             .filter { $0.hasPrefix("queue.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aDamagedPageIsSetAsideAndWhatCanStillBeReadIsSent() async throws {
         let harness = try Harness(durable: true)
         do {
@@ -60,7 +58,6 @@ import Testing
         #expect(harness.reports.codes == [.storageFailed])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aReadThatFindsTheFileDamagedSetsItAsideAndCountsWhatWasLost() async throws {
         let harness = try Harness(durable: true)
         do {
@@ -107,7 +104,6 @@ import Testing
         try handle.close()
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test(arguments: ["garbage", "directory"])
     func aQueueFileThatCannotBeOpenedIsSetAsideAndReplaced(_ kind: String) async throws {
         let harness = try Harness(durable: true)
@@ -136,7 +132,6 @@ import Testing
         #expect(harness.reports.codes == [.storageFailed])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func whenNoQueueCanBeCreatedItRunsInMemoryAndSaysSoAtEveryLaunch() async throws {
         let harness = try Harness(durable: true) {
             // A regular file where the queue's folder should be: nothing can be created under it.
@@ -156,7 +151,6 @@ import Testing
         }
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func anAcknowledgedBatchIsNotSentAgainWhileTheQueueCannotDeleteIt() async throws {
         let fault = StorageFault()
         let harness = try Harness(durable: true) {
@@ -171,7 +165,7 @@ import Testing
         #expect(destination.statistics.queuedEvents == 0)
         // 20 minutes of the clock: no second copy.
         for _ in 1...20 {
-            harness.clock.advance(by: .seconds(60))
+            harness.clock.advance(by: 60)
             await destination.flushed()
         }
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2]])
@@ -185,7 +179,7 @@ import Testing
 
         // Room again: the acknowledged rows go, and nothing is sent twice.
         fault.full.withLock { $0 = false }
-        harness.clock.advance(by: .seconds(60))
+        harness.clock.advance(by: 60)
         try harness.receive(6...6, into: destination)
         await destination.flushed()
         #expect(harness.transport.sent.flatMap(\.numbers) == [1, 2, 3, 4, 5, 6])
@@ -194,7 +188,6 @@ import Testing
         #expect(left == 0)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func eventsDroppedBecauseOfAFullDiskSaySo() async throws {
         let fault = StorageFault()
         let harness = try Harness(standing: .noAnswer, durable: true) {
@@ -213,7 +206,6 @@ import Testing
         #expect(harness.reports.drops[.queueFull] == nil)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func after413TheNextBatchesStartAtTheSizeThatFitted() async throws {
         let harness = try Harness(standing: .tooLargeAbove(25))
         let destination = harness.destination()
@@ -227,7 +219,6 @@ import Testing
         #expect(refused == [100, 50], "413s: \(refused)")
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theBatchSizeGrowsBackSlowlyAfterA413() async throws {
         let harness = try Harness([.status(413)])
         let destination = harness.destination()
