@@ -68,6 +68,8 @@ public enum PersonalDataScan {
     /// `NSRegularExpression` is immutable and documented as safe to use from several threads.
     private final class Patterns: @unchecked Sendable {
         static let shared = Patterns()
+        // `try!`: both patterns are constants, compiled on first use by every test of the scan
+        // (PersonalDataTests); a typo in them fails those tests, never an app's input.
         let email = try! NSRegularExpression(
             pattern: #"[A-Z0-9._%+-]+@[A-Z0-9-]+(\.[A-Z0-9-]+)*\.[A-Z]{2,}"#, options: [.caseInsensitive])
         let phone = try! NSRegularExpression(pattern: #"\+[1-9][0-9 ().-]{6,18}[0-9]"#)
