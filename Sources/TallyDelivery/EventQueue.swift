@@ -61,8 +61,20 @@ final class EventQueue: @unchecked Sendable {
         }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            // `id` is SQLite's rowid: arrival order. `payload` is the message's JSON, as sent.
+            // `id` is arrival order. `payload` is the message's JSON, as sent.
             try db.execute(sql: "CREATE TABLE message (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+        }
+        migrator.registerMigration("v2: ids never reused") { db in
+            // A plain rowid is the largest id plus one, so a table that empties hands out old ids again; the
+            // sender reads above the ids the server answered for, and would never see those rows.
+            // AUTOINCREMENT ids only grow while the file lives.
+            try db.execute(
+                sql: """
+                    CREATE TABLE message_v2 (id INTEGER PRIMARY KEY AUTOINCREMENT, payload BLOB NOT NULL);
+                    INSERT INTO message_v2 (id, payload) SELECT id, payload FROM message;
+                    DROP TABLE message;
+                    ALTER TABLE message_v2 RENAME TO message;
+                    """)
         }
         do {
             try migrator.migrate(database)

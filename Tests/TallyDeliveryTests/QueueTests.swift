@@ -54,6 +54,41 @@ struct QueueTests {
         #expect(second.statistics.queuedEvents == 0)
     }
 
+    /// Queues written before ids were made never to be reused keep their events, and take the new rule.
+    @Test func aQueueWhoseIdsCouldBeReusedIsMigratedWithItsEvents() async throws {
+        let harness = try Harness([.noAnswer], durable: true)
+        let first = harness.destination()
+        try await harness.receiveAndCommit(1...3, into: first)
+        first.close()
+        let file = harness.folder.file("queue.sqlite")
+        do {
+            // The table as the first schema made it: a plain rowid, and only "v1" recorded as applied.
+            let old = try DatabaseQueue(path: file.path)
+            try await old.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE message_v1 (id INTEGER PRIMARY KEY, payload BLOB NOT NULL);
+                        INSERT INTO message_v1 SELECT id, payload FROM message;
+                        DROP TABLE message;
+                        ALTER TABLE message_v1 RENAME TO message;
+                        DELETE FROM grdb_migrations WHERE identifier <> 'v1';
+                        """)
+            }
+            try old.close()
+        }
+
+        let second = harness.destination()
+        defer { second.close() }
+        #expect(second.statistics.queuedEvents == 3)
+        await second.flushed()
+        #expect(harness.transport.sent.last?.numbers == [1, 2, 3])
+        let migrated = try DatabaseQueue(path: file.path)
+        let schema = try await migrated.read {
+            try String.fetchOne($0, sql: "SELECT sql FROM sqlite_master WHERE name = 'message'")
+        }
+        #expect(schema?.contains("AUTOINCREMENT") == true)
+    }
+
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()

@@ -188,6 +188,36 @@ import Testing
         #expect(left == 0)
     }
 
+    /// SQLite gives a row the largest id plus one, so a table that empties would hand out the ids of the rows
+    /// the server answered for again, and the sender, which reads above them, would never see the new ones.
+    @Test func anEventQueuedAfterTheAnsweredRowsAreFinallyRemovedIsSent() async throws {
+        let fault = StorageFault()
+        let harness = try Harness(durable: true) {
+            $0.prepareDatabase = { db in db.add(transactionObserver: fault, extent: .databaseLifetime) }
+        }
+        let destination = harness.destination()
+        defer { destination.close() }
+        try await harness.receiveAndCommit(1...2, into: destination)
+        fault.full.withLock { $0 = true }
+        await destination.flushed()  // delivered; rows 1 and 2 stay, not to be sent again
+        // Deletes work again but inserts still fail: 3 is sent from memory, and rows 1 and 2 go before it.
+        fault.full.withLock { $0 = false }
+        fault.insertsFail.withLock { $0 = true }
+        try harness.receive(3...3, into: destination)
+        await destination.flushed()
+        let database = try DatabaseQueue(path: harness.folder.file("queue.sqlite").path)
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") } == 0)
+        // The queue works again: past the writer's retry (0.5 s ± 10 %), not the send interval (30 s), so
+        // 4 is committed, not sent from memory, and under an id the sender has not answered for.
+        fault.insertsFail.withLock { $0 = false }
+        harness.clock.advance(by: 1)
+        try harness.receive(4...4, into: destination)
+        await destination.flushed()
+        #expect(harness.transport.sent.flatMap(\.numbers) == [1, 2, 3, 4])
+        #expect(try await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM message") } == 0)
+        #expect(destination.statistics.queuedEvents == 0)
+    }
+
     @Test func eventsDroppedBecauseOfAFullDiskSaySo() async throws {
         let fault = StorageFault()
         let harness = try Harness(standing: .noAnswer, durable: true) {
@@ -234,13 +264,27 @@ import Testing
 
 /// Refuses every commit with `SQLITE_FULL` while ``full`` is set, as SQLite does on a full disk.
 final class StorageFault: TransactionObserver, Sendable {
+    /// Every write fails.
     let full = Locked(false)
-    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
-    func databaseDidChange(with event: DatabaseEvent) {}
+    /// Only writes that insert rows fail (deletes work).
+    let insertsFail = Locked(false)
+    private let inserted = Locked(false)
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        if case .insert = eventKind { return true }
+        return false
+    }
+    func databaseDidChange(with event: DatabaseEvent) { inserted.withLock { $0 = true } }
     func databaseWillCommit() throws {
-        if full.current { throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full") }
+        let insert = inserted.withLock { inserted in
+            defer { inserted = false }
+            return inserted
+        }
+        if full.current || (insert && insertsFail.current) {
+            throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full")
+        }
     }
     func databaseDidCommit(_ db: Database) {}
-    func databaseDidRollback(_ db: Database) {}
+    func databaseDidRollback(_ db: Database) { inserted.withLock { $0 = false } }
 }
 #endif
