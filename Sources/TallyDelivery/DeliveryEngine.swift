@@ -178,10 +178,12 @@ final class DeliveryEngine: @unchecked Sendable {
         }
     }
 
-    /// ``stop()``, then waits for both threads to end.
+    /// ``stop()``, waits for both threads to end, then closes the queue's database: a destination opened next
+    /// on the same file never waits for this one's connections, whatever still holds this engine (a timer).
     func close() {
         stop()
         threads.wait()
+        storage.close()
     }
 
     /// A snapshot of the counters.

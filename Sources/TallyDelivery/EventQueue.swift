@@ -335,6 +335,11 @@ final class EventQueue: @unchecked Sendable {
         }
     }
 
+    /// Closes the database, so that the file is free for the next queue opened on it; every later call fails.
+    func close() {
+        store.withLock { try? $0.database.close() }
+    }
+
     /// Deletes the messages with ids from `first` to `last`, both included.
     func delete(from first: Int64, through last: Int64) throws {
         try store.withLock {

@@ -101,8 +101,8 @@ public final class SegmentAPIDestination: Destination {
     }
 
     /// Stops the destination: commits what it received, lets the request in progress finish, and returns
-    /// when its threads have ended. What stays queued is sent by the next destination opened on the same
-    /// database. Events received afterwards are rejected.
+    /// when its threads have ended and its database is closed. What stays queued is sent by the next
+    /// destination opened on the same database. Events received afterwards are rejected.
     public func close() {
         engine.close()
     }

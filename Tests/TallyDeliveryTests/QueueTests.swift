@@ -89,6 +89,26 @@ struct QueueTests {
         #expect(schema?.contains("AUTOINCREMENT") == true)
     }
 
+    /// `close()` lets go of the file even while the destination object lives on: a connection can then take
+    /// it for itself at once.
+    @Test func closeReleasesTheQueueFile() async throws {
+        let harness = try Harness([.noAnswer], durable: true)
+        let destination = harness.destination()
+        try await harness.receiveAndCommit(1...3, into: destination)
+        destination.close()
+        var configuration = GRDB.Configuration()
+        configuration.busyMode = .immediateError
+        let alone = try DatabaseQueue(path: harness.folder.file("queue.sqlite").path, configuration: configuration)
+        try await alone.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA locking_mode = EXCLUSIVE")
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            try db.execute(sql: "DELETE FROM message")
+            try db.execute(sql: "COMMIT")
+        }
+        #expect(destination.statistics.queuedEvents == 3)
+        #expect(throws: Problem.self) { try destination.receive(envelope(4), context: harness.context) }
+    }
+
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()
