@@ -86,6 +86,120 @@ import Testing
             ])
     }
 
+    /// The app's manifest as the tests start it: one partial entry, and a key Tally does not write.
+    static let appManifest = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0">
+        <dict>
+            <key>NSPrivacyAccessedAPITypes</key>
+            <array>
+                <dict>
+                    <key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategoryUserDefaults</string>
+                    <key>NSPrivacyAccessedAPITypeReasons</key><array><string>CA92.1</string></array>
+                </dict>
+            </array>
+            <key>NSPrivacyCollectedDataTypes</key>
+            <array>
+                <dict>
+                    <key>NSPrivacyCollectedDataType</key><string>NSPrivacyCollectedDataTypeEmailAddress</string>
+                    <key>NSPrivacyCollectedDataTypeLinked</key><false/>
+                    <key>NSPrivacyCollectedDataTypeTracking</key><false/>
+                    <key>NSPrivacyCollectedDataTypePurposes</key>
+                    <array><string>NSPrivacyCollectedDataTypePurposeAppFunctionality</string></array>
+                </dict>
+            </array>
+        </dict>
+        </plist>
+        """
+
+    @Test func mergingAddsWhatTheAppsManifestLacksAndRemovesNothing() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.plan))
+        let (text, added) = try manifest.merged(into: Data(Self.appManifest.utf8))
+        #expect(
+            added == [
+                "NSPrivacyTracking set to true",
+                "NSPrivacyCollectedDataTypeDeviceID (linked, tracking, purposes: ThirdPartyAdvertising; from ad_clicked)",
+                "NSPrivacyCollectedDataTypeEmailAddress: the purpose NSPrivacyCollectedDataTypePurposeAnalytics",
+                "NSPrivacyCollectedDataTypeEmailAddress: linked to the user",
+                "NSPrivacyCollectedDataTypeOtherUserContent (linked, purposes: Analytics; from signed_up)",
+                "NSPrivacyCollectedDataTypeProductInteraction (linked, tracking, purposes: Analytics, ThirdPartyAdvertising; from ad_clicked, signed_up)",
+                "NSPrivacyCollectedDataTypeUserID (linked, purposes: AppFunctionality; from user)",
+            ])
+        let merged = Data(text.utf8)
+        #expect(try manifest.gaps(in: merged).isEmpty)
+        let root = try #require(try PropertyListSerialization.propertyList(from: merged, format: nil) as? [String: Any])
+        #expect((root["NSPrivacyAccessedAPITypes"] as? [[String: Any]])?.count == 1)
+        let email = (root["NSPrivacyCollectedDataTypes"] as? [[String: Any]])?.first
+        #expect(
+            email?["NSPrivacyCollectedDataTypePurposes"] as? [String] == [
+                "NSPrivacyCollectedDataTypePurposeAppFunctionality", "NSPrivacyCollectedDataTypePurposeAnalytics",
+            ])
+        // A second merge adds nothing.
+        #expect(try manifest.merged(into: merged).added.isEmpty)
+    }
+
+    @Test func theCommandPrintsWritesAndChecks() throws {
+        let plan = try Fixtures.write(Self.plan)
+        let printed = PlanTool.privacyManifest(planPath: plan.path)
+        #expect(printed.exitCode == 0)
+        #expect(printed.standardOutput == PrivacyManifest(plan: try TrackingPlan(text: Self.plan)).propertyListText)
+
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("App/PrivacyInfo.xcprivacy")
+        let missing = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(missing.exitCode == 66)
+        #expect(missing.standardError.contains("\(file.path): error: no such file; run tally privacy-manifest"))
+
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(Self.appManifest.utf8).write(to: file)
+        let gaps = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(gaps.exitCode == 1)
+        #expect(
+            gaps.standardError.hasPrefix(
+                "\(file.path): error: NSPrivacyTracking must be true: NSPrivacyCollectedDataTypeDeviceID, "))
+        #expect(
+            gaps.standardError.hasSuffix(
+                "\(file.path): 7 gaps; run tally privacy-manifest --plan \(plan.path) --output \(file.path)\n"))
+
+        let written = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path)
+        #expect(written.exitCode == 0)
+        #expect(written.standardOutput.hasPrefix("Added to \(file.path):\n  + NSPrivacyTracking set to true\n"))
+        #expect(written.standardOutput.components(separatedBy: "\n  + ").count == 8)
+        let covered = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(covered.exitCode == 0)
+        #expect(covered.standardOutput == "\(file.path) declares the 5 data types \(plan.path) implies\n")
+        let again = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path)
+        #expect(again.standardOutput == "\(file.path) already declares the 5 data types \(plan.path) implies\n")
+
+        let fresh = file.deletingLastPathComponent().appendingPathComponent("New.xcprivacy")
+        let created = PlanTool.privacyManifest(planPath: plan.path, outputPath: fresh.path)
+        #expect(created.standardOutput == "Wrote 5 data types to \(fresh.path)\n")
+        #expect(try String(contentsOf: fresh, encoding: .utf8) == printed.standardOutput)
+    }
+
+    @Test func theCommandsBadInputHasItsExitCode() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        #expect(PlanTool.privacyManifest(planPath: directory.appendingPathComponent("none.yaml").path).exitCode == 66)
+        let invalid = try Fixtures.write("version: 1\nevents:\n  - kind: trak\n    name: x\n")
+        let refused = PlanTool.privacyManifest(planPath: invalid.path)
+        #expect(refused.exitCode == 65)
+        #expect(refused.standardError.contains("error: "))
+        let plan = try Fixtures.write(Self.plan)
+        let notAManifest = directory.appendingPathComponent("Bad.xcprivacy")
+        try Data("not a plist".utf8).write(to: notAManifest)
+        for check in [false, true] {
+            let result = PlanTool.privacyManifest(planPath: plan.path, outputPath: notAManifest.path, check: check)
+            #expect(result.exitCode == 65)
+            #expect(
+                result.standardError.hasPrefix(
+                    "\(notAManifest.path): error: The privacy manifest is not a property list"))
+        }
+        #expect(try String(contentsOf: notAManifest, encoding: .utf8) == "not a plist")
+        // A folder where the file should be cannot be written.
+        let folder = directory.appendingPathComponent("Folder.xcprivacy")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        #expect(PlanTool.privacyManifest(planPath: plan.path, outputPath: folder.path).exitCode == 66)
+    }
+
     @Test func aFileThatIsNotAManifestIsRefusedClearly() throws {
         let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.plan))
         #expect(throws: PrivacyManifestError.self) { try manifest.gaps(in: Data("not a plist".utf8)) }

@@ -83,20 +83,20 @@ struct TallyBinaryTests {
     @Test func helpListsEveryCommandAtOneLevel() throws {
         let result = try TallyBinary.run(["--help"])
         #expect(result.exitCode == 0)
-        for command in ["lint", "gen", "validate", "coverage"] {
+        for command in ["lint", "gen", "validate", "coverage", "privacy-manifest"] {
             #expect(result.standardOutput.contains("\n  \(command) "), "tally --help lists \(command)")
         }
         #expect(!result.standardOutput.contains("\n  plan "))
     }
 
-    @Test(arguments: [["lint", "--help"], ["gen", "--help"]])
+    @Test(arguments: [["lint", "--help"], ["gen", "--help"], ["privacy-manifest", "--help"]])
     func everySubcommandHasExamples(_ arguments: [String]) throws {
         let result = try TallyBinary.run(arguments)
         #expect(result.exitCode == 0)
         #expect(result.standardOutput.contains("Examples:"))
     }
 
-    @Test(arguments: [["lint", "--help"], ["gen", "--help"]])
+    @Test(arguments: [["lint", "--help"], ["gen", "--help"], ["privacy-manifest", "--help"]])
     func exitCodesAreDocumented(_ arguments: [String]) throws {
         let result = try TallyBinary.run(arguments)
         #expect(result.standardOutput.contains("Exit codes:"))
@@ -163,6 +163,23 @@ struct TallyBinaryTests {
             "gen", "--plan", Fixtures.fixturePlanURL.path, "--output", output.path, "--check",
         ])
         #expect(check.exitCode == 0)
+    }
+
+    @Test func privacyManifestChecksAnAppsFile() throws {
+        let plan = try Fixtures.write(PrivacyManifestTests.plan)
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("PrivacyInfo.xcprivacy")
+        let written = try TallyBinary.run(["privacy-manifest", "--plan", plan.path, "--output", file.path])
+        #expect(written.exitCode == 0)
+        #expect(written.standardOutput == "Wrote 5 data types to \(file.path)\n")
+        let check = ["privacy-manifest", "--plan", plan.path, "--output", file.path, "--check"]
+        #expect(try TallyBinary.run(check).exitCode == 0)
+        try Data(PrivacyManifestTests.appManifest.utf8).write(to: file)
+        let gaps = try TallyBinary.run(check)
+        #expect(gaps.exitCode == 1)
+        #expect(gaps.standardError.contains("error: missing NSPrivacyCollectedDataTypeDeviceID"))
+        let usage = try TallyBinary.run(["privacy-manifest", "--plan", plan.path, "--check"])
+        #expect(usage.exitCode == 64)
+        #expect(usage.standardError.contains("--check needs --output"))
     }
 
     @Test func genExitCodes() throws {

@@ -122,21 +122,14 @@ public struct PrivacyManifest: Sendable, Hashable {
     public var propertyList: [String: Any] {
         [
             "NSPrivacyTracking": tracks,
-            "NSPrivacyCollectedDataTypes": entries.map { entry -> [String: Any] in
-                [
-                    "NSPrivacyCollectedDataType": entry.dataType,
-                    "NSPrivacyCollectedDataTypeLinked": entry.linked,
-                    "NSPrivacyCollectedDataTypeTracking": entry.tracking,
-                    "NSPrivacyCollectedDataTypePurposes": entry.purposes,
-                ]
-            },
+            "NSPrivacyCollectedDataTypes": entries.map(Self.dictionary),
         ]
     }
 
-    /// ``propertyList`` as an XML property list, ready to merge into `PrivacyInfo.xcprivacy`.
+    /// ``propertyList`` as an XML property list: a `PrivacyInfo.xcprivacy` holding only these keys
+    /// (``merged(into:)`` adds them to an app's own file).
     public var propertyListText: String {
-        let data = (try? PropertyListSerialization.data(fromPropertyList: propertyList, format: .xml, options: 0))
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        (try? merged(into: nil))?.text ?? ""
     }
 
     /// What an app's privacy manifest lacks of these entries, one line each: a missing data type, a missing
@@ -181,6 +174,80 @@ public struct PrivacyManifest: Sendable, Hashable {
             }
         }
         return gaps
+    }
+}
+
+extension PrivacyManifest {
+    /// `manifest` (an app's `PrivacyInfo.xcprivacy`; nil for none yet) with these entries added, as an XML
+    /// property list, and what was added, one line each. Nothing is removed: keys this type does not write
+    /// (`NSPrivacyAccessedAPITypes`, `NSPrivacyTrackingDomains`) stay as they are, an entry the plan does not
+    /// imply stays, and a data type already declared gains only the purposes, linkage and tracking it lacks.
+    /// ``gaps(in:)`` of the result is empty.
+    ///
+    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
+    public func merged(into manifest: Data?) throws(PrivacyManifestError) -> (text: String, added: [String]) {
+        var root: [String: Any] = [:]
+        if let manifest {
+            let read: Any
+            do {
+                read = try PropertyListSerialization.propertyList(from: manifest, options: [], format: nil)
+            } catch {
+                throw PrivacyManifestError("The privacy manifest is not a property list: \(error.localizedDescription)")
+            }
+            guard let dictionary = read as? [String: Any] else {
+                throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
+            }
+            root = dictionary
+        }
+        var added: [String] = []
+        if tracks, root["NSPrivacyTracking"] as? Bool != true {
+            added.append("NSPrivacyTracking set to true")
+        }
+        root["NSPrivacyTracking"] = tracks || root["NSPrivacyTracking"] as? Bool == true
+        var declared = (root["NSPrivacyCollectedDataTypes"] as? [[String: Any]]) ?? []
+        for entry in entries {
+            guard
+                let index = declared.firstIndex(where: { $0["NSPrivacyCollectedDataType"] as? String == entry.dataType }
+                )
+            else {
+                declared.append(Self.dictionary(entry))
+                added.append(entry.description)
+                continue
+            }
+            var existing = declared[index]
+            var purposes = existing["NSPrivacyCollectedDataTypePurposes"] as? [String] ?? []
+            for purpose in entry.purposes where !purposes.contains(purpose) {
+                purposes.append(purpose)
+                added.append("\(entry.dataType): the purpose \(purpose)")
+            }
+            existing["NSPrivacyCollectedDataTypePurposes"] = purposes
+            if entry.linked, existing["NSPrivacyCollectedDataTypeLinked"] as? Bool != true {
+                existing["NSPrivacyCollectedDataTypeLinked"] = true
+                added.append("\(entry.dataType): linked to the user")
+            }
+            if entry.tracking, existing["NSPrivacyCollectedDataTypeTracking"] as? Bool != true {
+                existing["NSPrivacyCollectedDataTypeTracking"] = true
+                added.append("\(entry.dataType): tracking")
+            }
+            declared[index] = existing
+        }
+        root["NSPrivacyCollectedDataTypes"] = declared
+        let data: Data
+        do {
+            data = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+        } catch {
+            throw PrivacyManifestError("The merged manifest cannot be written: \(error.localizedDescription)")
+        }
+        return (String(decoding: data, as: UTF8.self), added)
+    }
+
+    fileprivate static func dictionary(_ entry: Entry) -> [String: Any] {
+        [
+            "NSPrivacyCollectedDataType": entry.dataType,
+            "NSPrivacyCollectedDataTypeLinked": entry.linked,
+            "NSPrivacyCollectedDataTypeTracking": entry.tracking,
+            "NSPrivacyCollectedDataTypePurposes": entry.purposes,
+        ]
     }
 }
 

@@ -122,7 +122,7 @@ package enum PlanTool {
         return output
     }
 
-    private static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
+    static func count(_ number: Int, _ noun: String, plural: String? = nil) -> String {
         "\(number) \(number == 1 ? noun : plural ?? noun + "s")"
     }
 }

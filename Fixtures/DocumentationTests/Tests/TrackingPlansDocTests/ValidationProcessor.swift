@@ -1,5 +1,6 @@
 // Tracking plans: "Personal data", the plan's rules applied before validation.
 
+import Foundation
 import Tally
 import TallyPlan
 
@@ -11,4 +12,13 @@ func redactingClient(
         destinations: destinations
     )
     return analytics
+}
+
+// Tracking plans: "The privacy manifest", the same from Swift.
+func manifestGaps(plan: TrackingPlan, appManifest: URL) throws -> (gaps: [String], merged: String) {
+    let manifest = PrivacyManifest(plan: plan)
+    let gaps = try manifest.gaps(in: Data(contentsOf: appManifest))  // one line per gap
+    let (text, added) = try manifest.merged(into: Data(contentsOf: appManifest))
+    _ = added
+    return (gaps, text)
 }
