@@ -13,8 +13,11 @@ struct ValidateCommand: ParsableCommand {
             Reads Tally recordings (JSON Lines written by RecordingDestination, or by spies when \
             TALLY_RECORD_DIR is set): files, FIFOs, or folders whose .jsonl files are all read. Recordings \
             are read streaming, in bounded memory, and validated on every core. Every event is validated \
-            against the plan; violations are grouped by event, each with how often it occurred and one \
-            example.
+            against the plan; violations are grouped by event, each with how often it occurred, one \
+            example and, when the recording says, where the first event that broke it was tracked \
+            (Tests/AppTests/SignUpTests.swift:42). A string that looks like an e-mail address or an \
+            international phone number in a property the plan does not mark personal is a violation \
+            (personalDataUnmarked); the value is never printed.
 
             A line that is not a readable record (not JSON, invalid UTF-8, nested deeper than 64 levels, \
             not a Tally record) and a last line cut off without its newline are errors printed to standard \

@@ -29,27 +29,94 @@ struct RecordingCommandsTests {
             description: The user tapped Sign up.
         """
 
-    static func recording(_ events: [Event]) -> String {
+    static func recording(_ events: [Event], origin: String? = nil) -> String {
         events.map { event in
             String(
                 decoding: Record(
                     envelope: Envelope(
                         event: event, messageId: MessageID(prefix: 1, sequence: 1),
                         timestamp: Date(timeIntervalSince1970: 0),
-                        anonymousId: "a")
+                        anonymousId: "a"),
+                    origin: origin
                 ).line, as: UTF8.self)
         }.joined()
     }
 
     /// A plan and a folder holding one recording of `events`.
-    static func setUp(_ events: [Event]) throws -> (plan: String, folder: String) {
+    static func setUp(
+        _ events: [Event], plan text: String = Self.plan, origin: String? = nil
+    ) throws -> (plan: String, folder: String) {
         let folder = try Fixtures.temporaryDirectory()
         let plan = folder.appendingPathComponent("plan.yaml")
-        try Data(Self.plan.utf8).write(to: plan)
+        try Data(text.utf8).write(to: plan)
         let recordings = folder.appendingPathComponent("recordings")
         try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
-        try Data(recording(events).utf8).write(to: recordings.appendingPathComponent("app.jsonl"))
+        try Data(recording(events, origin: origin).utf8).write(to: recordings.appendingPathComponent("app.jsonl"))
         return (plan.path, recordings.path)
+    }
+
+    static let personalPlan = """
+        version: 1
+        events:
+          - name: signed_up
+            description: The user made an account.
+            properties:
+              email: { type: string, personal: { kind: email, rule: redact } }
+              note: { type: string }
+              contact: { type: object }
+        """
+
+    /// The value scan is the tools' choice: an app's validator reads no string it does not have to.
+    @Test func onlyAValidatorThatScansFindsUnmarkedPersonalData() throws {
+        let plan = try TrackingPlan(text: Self.personalPlan)
+        let event = Event("signed_up", ["note": "write to ada@example.com"])
+        #expect(PlanValidator(plan: plan).validate(event).isEmpty)
+        let found = PlanValidator(plan: plan, scansUnmarkedValues: true).validate(event)
+        #expect(found.map(\.kind) == [.personalDataUnmarked])
+        #expect(found.first?.isPersonalData == true)
+        #expect(found.first?.actual == "write to ada@example.com")
+        #expect(!(found.first?.description.contains("ada@") ?? true))
+    }
+
+    /// Issue 25: personal data in a recording, by the plan's rule and by value, with where it was tracked.
+    @Test func validateReportsPersonalDataByRuleAndByValueWithWhereItWasTracked() throws {
+        let contact: PropertyValue = .object(["emails": .array([.string("ada@example.org")])])
+        let (plan, folder) = try Self.setUp(
+            [
+                Event("signed_up", ["email": "ada@example.com", "note": "call +44 20 7946 0958", "contact": contact]),
+                Event("signed_up", ["email": "[redacted]", "note": "fine"]),
+                Event("unplanned", ["who": "grace@example.com"]),
+            ], plan: Self.personalPlan, origin: "Tests/AppTests/SignUpTests.swift:42")
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                track "signed_up": 1 of 2 events breaks the plan
+                  ×1 Tests/AppTests/SignUpTests.swift:42: track "signed_up" /properties/email: personal data sent against its rule (personal: email, rule: redact); apply the rule before sending
+                  ×1 Tests/AppTests/SignUpTests.swift:42: track "signed_up" /properties/contact/emails/0: a value that looks like personal data (email, not shown) is in a property the plan does not mark personal; mark it (personal: { kind: email, rule: ... }) or stop sending it
+                  ×1 Tests/AppTests/SignUpTests.swift:42: track "signed_up" /properties/note: a value that looks like personal data (phone, not shown) is in a property the plan does not mark personal; mark it (personal: { kind: phone, rule: ... }) or stop sending it
+                track "unplanned": 1 of 1 event breaks the plan
+                  ×1 Tests/AppTests/SignUpTests.swift:42: track "unplanned" /properties/who: a value that looks like personal data (email, not shown) is in a property the plan does not mark personal; mark it (personal: { kind: email, rule: ... }) or stop sending it
+                  ×1 Tests/AppTests/SignUpTests.swift:42: track "unplanned": the event is not in the plan
+                Checked 3 events from 1 recording: 5 violations in 2 events
+
+                """)
+        #expect(!output.standardOutput.contains("ada@") && !output.standardOutput.contains("7946"))
+        let json = try PropertyValue(
+            json: PlanTool.validate(planPath: plan, recordings: [folder], json: true).standardOutput)
+        let violations = json.objectValue?["events"]?.arrayValue?.first?.objectValue?["violations"]?.arrayValue
+        #expect(
+            violations?.compactMap { $0.objectValue?["kind"]?.stringValue } == [
+                "personalDataPresent", "personalDataUnmarked", "personalDataUnmarked",
+            ])
+        #expect(violations?.first?.objectValue?["origin"] == "Tests/AppTests/SignUpTests.swift:42")
+
+        let coverage = PlanTool.coverage(planPath: plan, recordings: [folder])
+        #expect(coverage.exitCode == 1)
+        #expect(
+            coverage.standardError.contains(
+                "Tests/AppTests/SignUpTests.swift:42: error: plan violation: track \"signed_up\" /properties/note: a value that looks like personal data (phone, not shown)"
+            ), "\(coverage.standardError)")
     }
 
     static let everything: [Event] = [

@@ -223,4 +223,23 @@ package enum JSONPointer {
         guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
+
+    /// The value `pointer` (such as `/contact/emails/0`) designates in `members`; nil when there is none.
+    package static func value(at pointer: String, in members: [String: PropertyValue]) -> PropertyValue? {
+        var current = PropertyValue.object(members)
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            switch current {
+            case .object(let object):
+                guard let next = object[key] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(key), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
 }

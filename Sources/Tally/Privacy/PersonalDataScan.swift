@@ -33,7 +33,7 @@ public enum PersonalDataScan {
     ) -> [Finding] {
         var found: [Finding] = []
         for key in properties.keys.sorted() where !skipping.contains(key) {
-            scan(properties[key]!, at: "/" + escaped(key), into: &found)
+            scan(properties[key]!, at: "/" + JSONPointer.escape(key), into: &found)
         }
         return found
     }
@@ -45,7 +45,9 @@ public enum PersonalDataScan {
         case .array(let elements):
             for (index, element) in elements.enumerated() { scan(element, at: "\(path)/\(index)", into: &found) }
         case .object(let members):
-            for key in members.keys.sorted() { scan(members[key]!, at: "\(path)/\(escaped(key))", into: &found) }
+            for key in members.keys.sorted() {
+                scan(members[key]!, at: "\(path)/\(JSONPointer.escape(key))", into: &found)
+            }
         default:
             return
         }
@@ -58,11 +60,6 @@ public enum PersonalDataScan {
         if text.contains("@"), Patterns.shared.email.firstMatch(in: text, range: range) != nil { return .email }
         if text.contains("+"), Patterns.shared.phone.firstMatch(in: text, range: range) != nil { return .phone }
         return nil
-    }
-
-    /// A JSON Pointer reference token: `~` as `~0`, `/` as `~1`.
-    private static func escaped(_ key: String) -> String {
-        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// `NSRegularExpression` is immutable and documented as safe to use from several threads.

@@ -27,7 +27,8 @@ extension PlanTool {
         guard let plan = loadPlan(planPath, into: &output, style: style),
             let files = recordingFiles(recordings, into: &output, style: style)
         else { return output }
-        let events = CheckedEvents(files: files, validator: allowPlanViolations ? nil : PlanValidator(plan: plan))
+        let events = CheckedEvents(
+            files: files, validator: allowPlanViolations ? nil : PlanValidator(plan: plan, scansUnmarkedValues: true))
         let coverage = PlanCoverage(plan: plan, events: events)
         events.source.report(into: &output, style: style)
         if events.source.failure != nil { return output }
@@ -129,7 +130,7 @@ extension PlanTool {
 
     /// `path:line: ` for a record's origin, shortened to a path relative to the current folder when it is
     /// inside it; empty without an origin.
-    private static func located(_ origin: String?, style: TerminalStyle) -> String {
+    static func located(_ origin: String?, style: TerminalStyle) -> String {
         guard var origin else { return "" }
         let folder = FileManager.default.currentDirectoryPath + "/"
         if origin.hasPrefix(folder) { origin.removeFirst(folder.count) }

@@ -42,7 +42,9 @@ extension PlanTool {
     }
 
     /// `tally validate --plan PLAN RECORDING...`: validates every recorded event and prints the violations
-    /// grouped by event, with counts.
+    /// grouped by event, with counts and, when the recording says, where the first event that broke each
+    /// rule was tracked (`path:line`). Values that look like personal data in properties the plan does not
+    /// mark `personal` are violations too (``PlanValidator/scansUnmarkedValues``).
     ///
     /// Recordings are read streaming, in bounded memory, and validated on every core. An unreadable line
     /// (not a record, invalid UTF-8, nested too deep, or a last line cut off) is printed to standard error
@@ -61,9 +63,10 @@ extension PlanTool {
             let files = recordingFiles(recordings, into: &output, style: style)
         else { return output }
 
-        let validator = PlanValidator(plan: plan)
+        let validator = PlanValidator(plan: plan, scansUnmarkedValues: true)
         let source = RecordingSource(files: files) { line in
-            ValidationReport.check(try Record.event(fromLine: line), with: validator)
+            let (event, origin) = try Record.eventAndOrigin(fromLine: line)
+            return ValidationReport.check(event, origin: origin, with: validator)
         }
         var report = ValidationReport()
         while let batch = source.nextBatch() { report.add(batch) }

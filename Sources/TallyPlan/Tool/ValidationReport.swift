@@ -26,8 +26,9 @@ struct ValidationReport {
             guard !kind.matchesByName, let firstFailing else { return name.isEmpty ? kind.rawValue : name }
             return firstFailing
         }
-        /// By violation kind, path and rule: a count and the first description.
-        var violations: [String: (count: Int, example: PlanViolation)] = [:]
+        /// By violation kind, path and rule: a count, the first description, and where the first event that
+        /// broke it was recorded (`path:line`), when its recording says.
+        var violations: [String: (count: Int, example: PlanViolation, origin: String?)] = [:]
     }
 
     /// One validated event: only what the report keeps of it.
@@ -35,6 +36,8 @@ struct ValidationReport {
         var kind: Event.Kind
         var name: String
         var violations: [PlanViolation]
+        /// Where it was tracked (`path:line`), when its recording says.
+        var origin: String?
 
         /// Its ``Event/reportName``, which violations carry.
         var reportName: String? { violations.first?.eventName }
@@ -61,8 +64,8 @@ struct ValidationReport {
     init() {}
 
     /// Validates `event` against `validator`, keeping only what the report needs.
-    static func check(_ event: Event, with validator: PlanValidator) -> Checked {
-        Checked(kind: event.kind, name: event.name, violations: validator.validate(event))
+    static func check(_ event: Event, origin: String? = nil, with validator: PlanValidator) -> Checked {
+        Checked(kind: event.kind, name: event.name, violations: validator.validate(event), origin: origin)
     }
 
     mutating func add(_ events: [Checked]) {
@@ -99,7 +102,9 @@ struct ValidationReport {
         for violation in event.violations {
             let signature = "\(violation.kind.rawValue) \(violation.path) \(violation.rule)"
             let existing = groups[position].violations[signature]
-            groups[position].violations[signature] = ((existing?.count ?? 0) + 1, existing?.example ?? violation)
+            groups[position].violations[signature] = (
+                (existing?.count ?? 0) + 1, existing?.example ?? violation, existing?.origin ?? event.origin
+            )
         }
     }
 
@@ -118,7 +123,9 @@ struct ValidationReport {
                     + ": \(group.failingEvents) of \(Self.count(group.events, "event")) \(group.failingEvents == 1 ? "breaks" : "break") the plan"
             )
             for (_, entry) in group.violations.sorted(by: { $0.key < $1.key }) {
-                lines.append("  \(style.red("×\(entry.count)")) \(entry.example.description)")
+                lines.append(
+                    "  \(style.red("×\(entry.count)")) \(PlanTool.located(entry.origin, style: style))\(entry.example.description)"
+                )
             }
         }
         if unlisted.failingEvents > 0 {
@@ -144,11 +151,13 @@ struct ValidationReport {
                 "failing_events": .int(group.failingEvents),
                 "violations": .array(
                     group.violations.sorted(by: { $0.key < $1.key }).map { _, entry in
-                        .object([
+                        var violation: [String: PropertyValue] = [
                             "kind": .string(entry.example.kind.rawValue), "path": .string(entry.example.path),
                             "rule": .string(entry.example.rule), "count": .int(entry.count),
                             "message": .string(entry.example.message),
-                        ])
+                        ]
+                        if let origin = entry.origin { violation["origin"] = .string(origin) }
+                        return .object(violation)
                     }),
             ]
             // As the text's `identify user-42 and other ids`: the failing events do not all carry that id.

@@ -30,12 +30,18 @@ import Tally
 /// - A `personal` property follows its rule (``PersonalMark``): with `redact` or no rule it may be absent,
 ///   `null` or the ``redactionMarker``; any other value is a ``PlanViolation/Kind/personalDataPresent``
 ///   violation. A redacted value is not checked further.
+/// - With `scansUnmarkedValues`, a string that looks like an e-mail address or an international phone
+///   number (`PersonalDataScan`) in a property the plan does not mark `personal`, at any depth, is a
+///   ``PlanViolation/Kind/personalDataUnmarked`` violation, in planned and unknown events alike. `tally
+///   validate` and `tally coverage` scan; an app's validation processor does not unless asked.
 public struct PlanValidator: Sendable {
     /// The plan this validator checks against.
     public let plan: TrackingPlan
     /// The string a redacted value is replaced with; `[redacted]`, as Tally's `RedactionProcessor` writes
     /// by default.
     public let redactionMarker: String
+    /// Whether values in properties the plan does not mark `personal` are scanned for personal data.
+    public let scansUnmarkedValues: Bool
 
     private let tracks: EventTable
     private let screens: EventTable
@@ -48,9 +54,13 @@ public struct PlanValidator: Sendable {
     /// - Parameters:
     ///   - plan: the plan; if it lists an event twice, the first wins.
     ///   - redactionMarker: the value that counts as redacted for `personal` properties.
-    public init(plan: TrackingPlan, redactionMarker: String = "[redacted]") {
+    ///   - scansUnmarkedValues: whether a value that looks like personal data in a property the plan does
+    ///     not mark `personal` is a violation (``PlanViolation/Kind/personalDataUnmarked``). It reads every
+    ///     string, so it costs time on every event.
+    public init(plan: TrackingPlan, redactionMarker: String = "[redacted]", scansUnmarkedValues: Bool = false) {
         self.plan = plan
         self.redactionMarker = redactionMarker
+        self.scansUnmarkedValues = scansUnmarkedValues
         var tracks: [CompiledEvent] = []
         var screens: [CompiledEvent] = []
         var byKind: [Event.Kind: CompiledEvent] = [:]
@@ -99,16 +109,18 @@ public struct PlanValidator: Sendable {
         case .group: compiled = group
         case .alias: compiled = alias
         }
+        var run = ValidationRun(redactionMarker: redactionMarker)
         guard let compiled else {
+            if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: []) }
             return [
                 PlanViolation(
                     .unknownEvent, eventName: event.reportName, eventKind: event.kind, path: "",
                     rule: unknownEventRule(event),
                     actual: nil, eventIndex: index)
-            ]
+            ] + run.finish(for: event, index: index)
         }
-        var run = ValidationRun(redactionMarker: redactionMarker)
         run.checkMembers(event.properties.dictionary, of: compiled.schema, personal: false) { "/properties" }
+        if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: compiled.personalKeys) }
         return run.finish(for: event, index: index)
     }
 
@@ -165,11 +177,14 @@ final class CompiledEvent: Sendable {
     let event: PlannedEvent
     let schema: CompiledSchema
     let nameFingerprint: NameFingerprint
+    /// The properties marked `personal`: their values follow their rule, and the value scan skips them.
+    let personalKeys: Set<String>
 
     init(_ event: PlannedEvent) {
         self.event = event
         self.nameFingerprint = NameFingerprint(event.name)
         self.schema = CompiledSchema(event.objectSchema)
+        self.personalKeys = Set(event.properties.filter { $0.value.personal != nil }.map(\.key.string))
     }
 }
 

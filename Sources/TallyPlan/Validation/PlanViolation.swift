@@ -40,6 +40,10 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         /// `null` or the redaction marker, with `never_send` anything but `null`, with `hash` a value that
         /// still looks like personal data. See ``PersonalMark``.
         case personalDataPresent
+        /// A string in a property the plan does not mark `personal` looks like personal data (an e-mail
+        /// address, an international phone number); found only by a validator that scans values
+        /// (``PlanValidator/scansUnmarkedValues``). ``PlanViolation/rule`` names the kind found.
+        case personalDataUnmarked
         /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
         /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
@@ -107,6 +111,9 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case .nonFiniteNumber: return "\(value) cannot be written in JSON (\(rule)); send null or a finite number"
         case .unexpectedProperty: return "the plan does not declare this property (\(rule))"
         case .personalDataPresent: return "personal data sent against its rule (\(rule)); apply the rule before sending"
+        case .personalDataUnmarked:
+            return
+                "a value that looks like personal data (\(rule), not shown) is in a property the plan does not mark personal; mark it (personal: { kind: \(rule), rule: ... }) or stop sending it"
         case .formatMismatch: return "\(value) is not valid for \(rule)"
         }
     }

@@ -34,6 +34,15 @@ struct ValidationRun {
             PlanViolation(kind, eventName: "", path: path(), rule: rule(), actual: actual, isPersonalData: personal))
     }
 
+    /// Reports each string of `properties` (outside the `skipping` keys) that looks like personal data.
+    mutating func scanUnmarked(_ properties: [String: PropertyValue], skipping: Set<String>) {
+        for finding in PersonalDataScan.findings(in: properties, skipping: skipping) {
+            report(
+                .personalDataUnmarked, { "/properties" + finding.path }, finding.kind.rawValue,
+                JSONPointer.value(at: finding.path, in: properties), personal: true)
+        }
+    }
+
     /// Checks an object's members: declared ones against their schemas, required ones for presence, others
     /// by `additionalProperties`, and their count. Names match by code points.
     mutating func checkMembers(
