@@ -104,6 +104,17 @@ struct ConsentExampleTests {
         #expect(loaded.diagnostics.map(\.description) == [])
     }
 
+    /// `Examples/Consent/PrivacyInfo.xcprivacy` declares every data type, purpose, linkage and tracking
+    /// flag the plan implies (`PrivacyManifest(plan:)`, what `tally privacy-manifest` prints).
+    @Test func thePrivacyManifestCoversThePlan() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(contentsOf: ConsentApp.planURL()))
+        let file = ConsentApp.planURL().deletingLastPathComponent().appendingPathComponent("PrivacyInfo.xcprivacy")
+        #expect(try manifest.gaps(in: Data(contentsOf: file)) == [])
+        #expect(manifest.entries.map(\.dataType) == [
+            "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
+        ])
+    }
+
     @Test func theAnswersAreKeptAcrossLaunches() async throws {
         let store = InMemoryConsentStore()
         let firstProduct = InMemoryDestination(name: ConsentApp.productVendor)

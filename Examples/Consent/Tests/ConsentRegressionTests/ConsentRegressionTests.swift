@@ -7,7 +7,7 @@ import Testing
 
 /// The four regressions of issue 25, each planted in the consent example (``Regression``), and the check of
 /// `ConsentExampleTests` that catches it. Every test here MUST FAIL, exactly at the line after each
-/// `// must fail on the next line: <message>` marker, with that message.
+/// must-fail marker comment (`must fail on the next line: <message>`), with that message.
 ///
 /// The suite runs only when `TALLY_CONSENT_REGRESSIONS=1`, which `.ci/check-consent-example` sets: a plain
 /// `swift test --package-path Examples` (CI's examples step, which must pass) skips it. The script builds
@@ -40,7 +40,7 @@ struct ConsentRegressionTests {
 
         // must fail on the next line: Expected any event holding personal data not to have been tracked, but 2 matching events were.
         product.expectNotTracked(.holdingPersonalData())
-        // must fail on the next line: personal
+        // must fail on the next line: personal data sent against its rule (personal: email, rule: hash)
         product.expectValid(against: PlanValidator(plan: app.plan))
     }
 
@@ -49,7 +49,7 @@ struct ConsentRegressionTests {
         let app = try ConsentApp(product: product, ads: ads, regression: .vendorGivenPurpose)
         await app.runScriptedSession()
 
-        // must fail on the next line: Expected any event for analytics not to have been tracked, but 5 matching events were.
+        // must fail on the next line: Expected any event for analytics not to have been tracked, but 4 matching events were.
         ads.expectNotTracked(.purpose(.analytics))
     }
 
@@ -57,7 +57,7 @@ struct ConsentRegressionTests {
     /// `tally lint` catches it in CI (the script checks that too); here TallyPlan's lint API does.
     @Test func anExpiredEventStillSent() throws {
         let app = try ConsentApp(product: product, ads: ads, regression: .expiredEventSent)
-        // must fail on the next line: Event 'promo_banner_shown' expired on 2024-01-31 (owner: growth)
+        // must fail on the next line: expired-plan.yaml:55:5: error: Event \'promo_banner_shown\' expired on 2024-01-31
         #expect(app.plan.privacyDiagnostics().map(\.description) == [])
     }
 }
