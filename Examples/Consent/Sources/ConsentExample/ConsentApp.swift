@@ -1,9 +1,10 @@
-#if canImport(CryptoKit)
-import CryptoKit
-#endif
 import Foundation
 import Tally
 import TallyPlan
+
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
 
 /// A small app that asks for consent before it sends analytics, as issue 25 describes: an App Tracking
 /// Transparency answer for advertising, a GDPR dialog for product analytics, and two vendors allowed

@@ -110,9 +110,10 @@ struct ConsentExampleTests {
         let manifest = PrivacyManifest(plan: try TrackingPlan(contentsOf: ConsentApp.planURL()))
         let file = ConsentApp.planURL().deletingLastPathComponent().appendingPathComponent("PrivacyInfo.xcprivacy")
         #expect(try manifest.gaps(in: Data(contentsOf: file)) == [])
-        #expect(manifest.entries.map(\.dataType) == [
-            "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
-        ])
+        #expect(
+            manifest.entries.map(\.dataType) == [
+                "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
+            ])
     }
 
     @Test func theAnswersAreKeptAcrossLaunches() async throws {

@@ -58,7 +58,9 @@ enum ConsentExampleProcess {
 
     /// Runs the app with `TALLY_RECORD_DIR` set to `folder` (its output goes to `folder/output.txt`) and
     /// returns its exit status once it exited; the test's time limit bounds the wait.
-    static func run(recordingIn folder: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> Int32 {
+    static func run(recordingIn folder: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws
+        -> Int32
+    {
         let binary = try #require(
             binary, "consent-example is not built next to the test bundle", sourceLocation: sourceLocation)
         let output = folder.appendingPathComponent("output.txt")

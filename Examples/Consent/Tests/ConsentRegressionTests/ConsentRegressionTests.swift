@@ -13,8 +13,10 @@ import Testing
 /// `swift test --package-path Examples` (CI's examples step, which must pass) skips it. The script builds
 /// and runs this target, and fails unless each marked line failed with its message and nothing else did.
 /// It is not exhaustive: only the marked checks may fail.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TALLY_CONSENT_REGRESSIONS"] == "1",
-    "planted regressions: run by .ci/check-consent-example, where they must fail"))
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["TALLY_CONSENT_REGRESSIONS"] == "1",
+        "planted regressions: run by .ci/check-consent-example, where they must fail"))
 struct ConsentRegressionTests {
     let product = InMemoryDestination(name: ConsentApp.productVendor)
     let ads = InMemoryDestination(name: ConsentApp.adsVendor)
