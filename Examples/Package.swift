@@ -70,6 +70,34 @@ let package = Package(
             path: "Login/Tests/LoginExampleTests"
         ),
 
+        // Consent (issue 25): ATT and a GDPR dialog, two vendors allowed different purposes, personal data by
+        // the example's own plan (Consent/tracking-plan.yaml); regressions planted in it, each caught.
+        .target(
+            name: "ConsentExample",
+            dependencies: [.product(name: "Tally", package: "Tally"), .product(name: "TallyPlan", package: "Tally")],
+            path: "Consent/Sources/ConsentExample"
+        ),
+        .executableTarget(
+            name: "consent-example", dependencies: ["ConsentExample", .product(name: "Tally", package: "Tally")],
+            path: "Consent/Sources/consent-example"),
+        .testTarget(
+            name: "ConsentExampleTests",
+            dependencies: [
+                "ConsentExample", "consent-example", .product(name: "TallyTesting", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
+            ],
+            path: "Consent/Tests/ConsentExampleTests"
+        ),
+        // Runs only under .ci/check-consent-example (TALLY_CONSENT_REGRESSIONS=1), where its tests must fail.
+        .testTarget(
+            name: "ConsentRegressionTests",
+            dependencies: [
+                "ConsentExample", .product(name: "TallyTesting", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
+            ],
+            path: "Consent/Tests/ConsentRegressionTests"
+        ),
+
         // Menu (seed 003): TDD with a spy, and a one-to-one spy of the Hippo Analytics client.
         .target(name: "HippoAnalytics", path: "Menu/Sources/HippoAnalytics"),
         .target(
