@@ -12,7 +12,8 @@ final class DeliveryEngine: @unchecked Sendable {
     let configuration: SegmentAPIDestination.Configuration
     let name: String
     let storage: EventQueue
-    var clock: DeliveryClock { configuration.clock }
+    /// The timers on ``SegmentAPIDestination/Configuration/clock``, taken once.
+    let clock: DeliveryTimers
 
     let monitor = Monitor()
     let writerWakes = Monitor.Condition.notEmpty
@@ -77,6 +78,7 @@ final class DeliveryEngine: @unchecked Sendable {
     init(configuration: SegmentAPIDestination.Configuration, name: String) {
         self.configuration = configuration.clamped
         self.name = name
+        clock = configuration.timers
         let opened = EventQueue.open(
             file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now())
         )
@@ -95,7 +97,7 @@ final class DeliveryEngine: @unchecked Sendable {
         queuedBytes = totals.bytes
         lastCommittedId = totals.lastId
         statistics = SegmentAPIDestination.Statistics(isDurable: storage.isDurable)
-        nextIntervalAt = configuration.clock.now() + self.configuration.flushInterval
+        nextIntervalAt = clock.now() + self.configuration.flushInterval
         if let openProblem { waitingReports.append((0, nil, openProblem)) }
 
         for role in ["writer", "sender"] {
