@@ -1,6 +1,7 @@
 #if Delivery
 import Dispatch
 import Foundation
+import Tally
 
 /// The engine's view of ``SegmentAPIDestination/Configuration/clock``: the time in seconds since the engine
 /// started, and wake-ups at a deadline on that scale.
@@ -9,45 +10,72 @@ import Foundation
 /// work, whichever comes first. A wake-up is a task sleeping on the clock (`Clock.sleep(until:)`), so a
 /// `ManualClock` from TallyTesting runs it when a test advances past its deadline, and no thread blocks.
 /// Before iOS 16 and macOS 13, where `Clock` does not exist, wake-ups run on a Dispatch queue in real time.
+///
+/// Each engine has its own timers, and ``cancelAll`` ends them when it closes: no task stays asleep for a
+/// closed engine (for ever, on a `ManualClock` nobody advances any more), and no wake-up runs into it.
 struct DeliveryTimers: Sendable {
     /// The current time, in seconds since the timers were created; never goes backwards.
     let now: @Sendable () -> Double
-    /// Runs `action` once, on any thread, at or after `deadline` (a time on ``now``'s scale). An action
-    /// whose deadline has passed runs soon. Actions are never cancelled: the engine ignores a wake-up it no
-    /// longer needs.
+    /// Runs `action` once, on any thread, at or after `deadline` (a time on ``now``'s scale), unless
+    /// ``cancelAll`` runs first. An action whose deadline has passed runs soon. The engine ignores a wake-up
+    /// it no longer needs; an action must hold the engine weakly, so that a pending one never keeps it alive.
     let schedule: @Sendable (_ deadline: Double, _ action: @escaping @Sendable () -> Void) -> Void
+    /// Cancels every pending wake-up, none of whose actions runs afterwards, and makes ``schedule`` do
+    /// nothing from then on.
+    let cancelAll: @Sendable () -> Void
 
     /// Timers on `clock`, counted from its current instant.
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     static func on(_ clock: some Clock<Duration>) -> DeliveryTimers {
         let origin = clock.now
-        return DeliveryTimers(now: { seconds(origin.duration(to: clock.now)) }) { deadline, action in
-            let instant = origin.advanced(by: durationReaching(deadline))
-            Task.detached {
-                // Only cancellation ends a sleep early, and nothing cancels this task.
-                try? await clock.sleep(until: instant, tolerance: nil)
-                action()
-            }
-        }
+        let pending = PendingWakeUps()
+        return DeliveryTimers(
+            now: { seconds(origin.duration(to: clock.now)) },
+            schedule: { deadline, action in
+                let instant = origin.advanced(by: durationReaching(deadline))
+                pending.add { id in
+                    let task = Task.detached {
+                        // Only cancelAll cancels the task; then the sleep ends at once and nothing runs.
+                        do { try await clock.sleep(until: instant, tolerance: nil) } catch {}
+                        if pending.remove(id) { action() }
+                    }
+                    return { task.cancel() }
+                }
+            },
+            cancelAll: { pending.cancelAll() })
     }
 
     /// Timers on the system's monotonic clock, with wake-ups on a Dispatch queue: the fallback where the
     /// platform has no `Clock`.
-    static let dispatch: DeliveryTimers = {
-        let queue = DispatchQueue(label: "tally.delivery.timers")
+    static func dispatch() -> DeliveryTimers {
         let start = DispatchTime.now().uptimeNanoseconds
         let now: @Sendable () -> Double = { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        return DeliveryTimers(now: now) { deadline, action in
-            queue.asyncAfter(deadline: dispatchTime(after: deadline - now()), execute: action)
-        }
-    }()
+        let pending = PendingWakeUps()
+        return DeliveryTimers(
+            now: now,
+            schedule: { deadline, action in
+                pending.add { id in
+                    dispatchQueue.asyncAfter(deadline: dispatchTime(after: deadline - now())) {
+                        if pending.remove(id) { action() }
+                    }
+                    // A block on a Dispatch queue cannot be taken back; once cancelled, it does nothing.
+                    return {}
+                }
+            },
+            cancelAll: { pending.cancelAll() })
+    }
+
+    /// The queue of every Dispatch wake-up.
+    private static let dispatchQueue = DispatchQueue(label: "tally.delivery.timers")
 
     private init(
         now: @escaping @Sendable () -> Double,
-        schedule: @escaping @Sendable (_ deadline: Double, _ action: @escaping @Sendable () -> Void) -> Void
+        schedule: @escaping @Sendable (_ deadline: Double, _ action: @escaping @Sendable () -> Void) -> Void,
+        cancelAll: @escaping @Sendable () -> Void
     ) {
         self.now = now
         self.schedule = schedule
+        self.cancelAll = cancelAll
     }
 
     /// `duration` in seconds.
@@ -60,6 +88,41 @@ struct DeliveryTimers: Sendable {
     /// `seconds` within what `Duration` holds: NaN and negative times as 0, at most 10^9 seconds (32 years).
     static func bounded(_ seconds: Double) -> Double {
         seconds.isNaN ? 0 : min(max(seconds, 0), 1e9)
+    }
+}
+
+/// The wake-ups of one ``DeliveryTimers`` that have not run yet, each with a way to cancel it.
+private final class PendingWakeUps: Sendable {
+    private let state = Locked((cancelled: false, nextID: UInt64(0), cancels: [UInt64: @Sendable () -> Void]()))
+
+    /// Starts a wake-up with `start` (given its id; it returns how to cancel it) and keeps it until
+    /// ``remove(_:)``, unless ``cancelAll()`` already ran: then nothing starts.
+    func add(_ start: (UInt64) -> @Sendable () -> Void) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            let id = state.nextID
+            state.nextID += 1
+            // Under the lock, so that cancelAll() finds every wake-up started before it.
+            state.cancels[id] = start(id)
+        }
+    }
+
+    /// Forgets wake-up `id` as it runs; returns whether its action may run (false after ``cancelAll()``).
+    func remove(_ id: UInt64) -> Bool {
+        state.withLock { state in
+            state.cancels.removeValue(forKey: id)
+            return !state.cancelled
+        }
+    }
+
+    /// Cancels every pending wake-up; ``add(_:)`` starts none afterwards.
+    func cancelAll() {
+        let cancels = state.withLock { state in
+            state.cancelled = true
+            defer { state.cancels.removeAll() }
+            return Array(state.cancels.values)
+        }
+        cancels.forEach { $0() }
     }
 }
 

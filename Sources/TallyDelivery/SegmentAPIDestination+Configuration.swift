@@ -128,7 +128,7 @@ extension SegmentAPIDestination {
                 let clock: any Clock<Duration> = self.clock
                 return DeliveryTimers.on(clock)
             }
-            return .dispatch
+            return .dispatch()
         }
 
         /// The same configuration with every limit raised to a workable minimum: at least one event queued

@@ -136,5 +136,26 @@ struct SegmentAPIDestinationTests {
         let problem = #expect(throws: Problem.self) { try destination.receive(envelope(1), context: harness.context) }
         #expect(problem?.code == .destinationClosed)
     }
+
+    /// `close()` ends the destination's timers. A five-minute back-off is asleep on the clock, with the flush
+    /// deadline; a timer task left asleep after close would wait for ever on a clock that nobody advances any
+    /// more, and its wake-up would run into a closed destination.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.timeLimit(.minutes(1))) func closeLeavesNothingAsleepOnTheClock() async throws {
+        let harness = try Harness([.status(503)]) {
+            $0.retry.baseDelay = 300
+            $0.retry.maximumDelay = 300
+            $0.retry.jitter = 0
+        }
+        let destination = harness.destination()
+        try harness.receive(1...1, into: destination)
+        let start = harness.clock.now
+        await destination.flushed()  // returns at the failure
+        try await harness.clock.waitForSleeper { $0 == start.advanced(by: .seconds(300)) }
+        destination.close()
+        #expect(harness.clock.sleeperDeadlines == [])
+        harness.clock.advance(by: .seconds(600))
+        #expect(harness.transport.sent.count == 1)  // no retry after close
+    }
 }
 #endif
