@@ -12,7 +12,8 @@ final class DeliveryEngine: @unchecked Sendable {
     let configuration: SegmentAPIDestination.Configuration
     let name: String
     let storage: EventQueue
-    var clock: DeliveryClock { configuration.clock }
+    /// The timers on ``SegmentAPIDestination/Configuration/clock``, taken once.
+    let clock: DeliveryTimers
 
     let monitor = Monitor()
     let writerWakes = Monitor.Condition.notEmpty
@@ -77,6 +78,7 @@ final class DeliveryEngine: @unchecked Sendable {
     init(configuration: SegmentAPIDestination.Configuration, name: String) {
         self.configuration = configuration.clamped
         self.name = name
+        clock = configuration.timers
         let opened = EventQueue.open(
             file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now())
         )
@@ -95,7 +97,7 @@ final class DeliveryEngine: @unchecked Sendable {
         queuedBytes = totals.bytes
         lastCommittedId = totals.lastId
         statistics = SegmentAPIDestination.Statistics(isDurable: storage.isDurable)
-        nextIntervalAt = configuration.clock.now() + self.configuration.flushInterval
+        nextIntervalAt = clock.now() + self.configuration.flushInterval
         if let openProblem { waitingReports.append((0, nil, openProblem)) }
 
         for role in ["writer", "sender"] {
@@ -178,12 +180,29 @@ final class DeliveryEngine: @unchecked Sendable {
         }
     }
 
-    /// ``stop()``, waits for both threads to end, then closes the queue's database: a destination opened next
-    /// on the same file never waits for this one's connections, whatever still holds this engine (a timer).
+    /// ``stop()``, waits for both threads to end, cancels the timers, then closes the queue's database: a
+    /// destination opened next on the same file never waits for this one's connections, no wake-up runs into
+    /// this engine any more, and no task stays asleep for it (for ever, on a clock that stopped moving).
     func close() {
         stop()
         threads.wait()
+        // A flush that came before stop() and that the threads did not end would otherwise wait for its
+        // deadline's timer, which is about to be cancelled.
+        let flushes = monitor.withLock {
+            defer {
+                flushesToCommit.removeAll()
+                flushesToSend.removeAll()
+            }
+            return flushesToCommit + flushesToSend
+        }
+        flushes.forEach { $0.finish() }
+        clock.cancelAll()
         storage.close()
+    }
+
+    deinit {
+        // Dropped without close(): the threads have ended (they hold the engine while they run).
+        clock.cancelAll()
     }
 
     /// A snapshot of the counters.

@@ -57,8 +57,8 @@ extension SegmentAPIDestination {
 
         /// How requests are sent. Default: ``HTTPTransport/urlSession(_:)``.
         public var transport: HTTPTransport
-        /// The clock of every timer. Default: ``DeliveryClock/system``.
-        public var clock: DeliveryClock
+        /// ``clock``, stored without `Clock`, which iOS 15 lacks; nil for the default.
+        private var storedClock: (any Sendable)?
         /// The wall clock for `sentAt`. Default: `Date.init`.
         public var now: @Sendable () -> Date
 
@@ -76,7 +76,7 @@ extension SegmentAPIDestination {
             maximumEventBytes: Int = 32_768, maximumBatchBytes: Int = 500_000, maximumBatchEvents: Int = 100,
             flushAt: Int = 20, flushInterval: Double = 30, flushTimeout: Double = 10, requestTimeout: Double = 15,
             retry: RetryPolicy = .default, gzip: Bool = true, headers: [String: String] = [:],
-            transport: HTTPTransport = .urlSession(), clock: DeliveryClock = .system,
+            transport: HTTPTransport = .urlSession(),
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.endpoint = endpoint
@@ -95,8 +95,40 @@ extension SegmentAPIDestination {
             self.gzip = gzip
             self.headers = headers
             self.transport = transport
-            self.clock = clock
             self.now = now
+        }
+
+        /// The clock of every timer: the send interval, retry back-off, `Retry-After` waits, the storage's
+        /// retries and the flush deadline (``flushInterval``, ``flushTimeout`` and the ``retry`` waits are
+        /// seconds of this clock). Default: `ContinuousClock()`.
+        ///
+        /// Tests give a `ManualClock` from TallyTesting and advance it, so a 60-second back-off takes no
+        /// time and no test sleeps:
+        ///
+        /// ```swift
+        /// let clock = ManualClock()
+        /// var configuration = SegmentAPIDestination.Configuration(endpoint: url, writeKey: "test")
+        /// configuration.clock = clock
+        /// ```
+        ///
+        /// The destination never blocks a thread on the clock: each timer is a task sleeping on it. Only the
+        /// destination's timers use it; a request's own timeout (``requestTimeout``) is the transport's, in
+        /// real time. Before iOS 16 and macOS 13, which have no `Clock`, the timers run on the system's
+        /// monotonic clock.
+        @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+        public var clock: any Clock<Duration> {
+            get { storedClock as? any Clock<Duration> ?? ContinuousClock() }
+            set { storedClock = newValue }
+        }
+
+        /// The engine's timers on ``clock``, or on Dispatch where the platform has no `Clock`. Each call
+        /// starts a new time scale: the engine takes them once.
+        var timers: DeliveryTimers {
+            if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+                let clock: any Clock<Duration> = self.clock
+                return DeliveryTimers.on(clock)
+            }
+            return .dispatch()
         }
 
         /// The same configuration with every limit raised to a workable minimum: at least one event queued

@@ -43,16 +43,27 @@ public final class ManualClock: Clock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct DeadlineObserver {
+        var predicate: @Sendable (Instant) -> Bool
+        var continuation: CheckedContinuation<Instant, any Error>
+    }
+
     private struct State {
         var now: Instant
         var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
         var observers: [UInt64: SleeperObserver] = [:]
+        var deadlineObservers: [UInt64: DeadlineObserver] = [:]
 
-        mutating func takeSatisfiedObservers() -> [CheckedContinuation<Void, any Error>] {
+        /// The observers that a sleeper until `deadline`, just registered, satisfies, removed from the state
+        /// and ready to resume.
+        mutating func takeSatisfiedObservers(deadline: Instant) -> [() -> Void] {
             let ready = observers.filter { $0.value.count <= sleepers.count }
             for id in ready.keys { observers.removeValue(forKey: id) }
-            return ready.map(\.value.continuation)
+            let matched = deadlineObservers.filter { $0.value.predicate(deadline) }
+            for id in matched.keys { deadlineObservers.removeValue(forKey: id) }
+            return ready.map { observer in { observer.value.continuation.resume() } }
+                + matched.map { observer in { observer.value.continuation.resume(returning: deadline) } }
         }
     }
 
@@ -72,6 +83,9 @@ public final class ManualClock: Clock, Sendable {
     /// How many tasks are sleeping on this clock right now.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// The deadlines of the tasks sleeping on this clock right now, earliest first.
+    public var sleeperDeadlines: [Instant] { state.withLock { $0.sleepers.values.map(\.deadline).sorted() } }
+
     /// Suspends until ``now`` reaches `deadline` through an advance. Returns at once if it already has.
     ///
     /// - Parameters:
@@ -86,19 +100,19 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Now { case wake, cancel, sleep([CheckedContinuation<Void, any Error>]) }
+                enum Now { case wake, cancel, sleep([() -> Void]) }
                 let now: Now = state.withLock { state in
                     // Checked under the lock the cancellation handler takes too: either the handler runs
                     // after the sleeper is registered and removes it, or the flag is already set here.
                     if Task.isCancelled { return .cancel }
                     if deadline <= state.now { return .wake }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return .sleep(state.takeSatisfiedObservers())
+                    return .sleep(state.takeSatisfiedObservers(deadline: deadline))
                 }
                 switch now {
                 case .wake: continuation.resume()
                 case .cancel: continuation.resume(throwing: CancellationError())
-                case .sleep(let observers): observers.forEach { $0.resume() }
+                case .sleep(let observers): observers.forEach { $0() }
                 }
             }
         } onCancel: {
@@ -151,6 +165,49 @@ public final class ManualClock: Clock, Sendable {
             }
         } onCancel: {
             state.withLock { $0.observers.removeValue(forKey: id) }?
+                .continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Returns the deadline of a task sleeping on this clock that `predicate` accepts, once there is one
+    /// (it may already be asleep).
+    ///
+    /// Use it when several timers share the clock and the test needs a particular one, such as a retry's
+    /// back-off among the other timers of the code under test:
+    ///
+    /// ```swift
+    /// let start = clock.now
+    /// let retry = try await clock.waitForSleeper { start.duration(to: $0) >= .seconds(1) }
+    /// clock.advance(to: retry)
+    /// ```
+    /// - Parameter predicate: accepts the deadline of the sleeper to wait for.
+    /// - Returns: the first deadline found that `predicate` accepts.
+    /// - Throws: `CancellationError` if the waiting task is cancelled.
+    @discardableResult
+    public func waitForSleeper(where predicate: @escaping @Sendable (Instant) -> Bool) async throws -> Instant {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Instant, any Error>) in
+                enum Now { case ready(Instant), cancel, wait }
+                let now: Now = state.withLock { state in
+                    if Task.isCancelled { return .cancel }
+                    if let found = state.sleepers.values.map(\.deadline).sorted().first(where: predicate) {
+                        return .ready(found)
+                    }
+                    state.deadlineObservers[id] = DeadlineObserver(predicate: predicate, continuation: continuation)
+                    return .wait
+                }
+                switch now {
+                case .ready(let deadline): continuation.resume(returning: deadline)
+                case .cancel: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.deadlineObservers.removeValue(forKey: id) }?
                 .continuation.resume(throwing: CancellationError())
         }
     }

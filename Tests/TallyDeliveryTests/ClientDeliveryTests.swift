@@ -2,10 +2,12 @@
 import Foundation
 import Tally
 import TallyDelivery
+import TallyTesting
 import Testing
 
 /// The destination behind a real client: what the client's statistics say about later drops.
 struct ClientDeliveryTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func dropsAfterDeliveryAreCountedPerDestinationWithAProblem() async throws {
         let harness = try Harness(standing: .refuseEventNumbered(2)) { $0.maximumQueuedEvents = 3 }
         let destination = harness.destination()
@@ -32,6 +34,7 @@ struct ClientDeliveryTests {
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [1], [2], [5, 6, 7]])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func shutdownSendsWhatIsQueued() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -43,6 +46,7 @@ struct ClientDeliveryTests {
         #expect(destination.statistics.delivered == 1)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theCallerNeverWaitsForTheDatabaseOrTheServer() async throws {
         let harness = try Harness([.hold], durable: true) { $0.flushAt = 1 }
         let destination = harness.destination()

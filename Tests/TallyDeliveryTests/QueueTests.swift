@@ -3,11 +3,13 @@ import Foundation
 import GRDB
 import Tally
 import TallyDelivery
+import TallyTesting
 import TallyTestSupport
 import Testing
 
 /// The durable queue: bounds, restarts, and a database that fails.
 struct QueueTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theCountBoundDropsTheOldestAndReportsOnce() async throws {
         let harness = try Harness { $0.maximumQueuedEvents = 5 }
         let destination = harness.destination()
@@ -21,6 +23,7 @@ struct QueueTests {
         #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6, 7, 8])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func theByteBoundDropsTheOldest() async throws {
         let harness = try Harness { $0.maximumQueuedBytes = 40_000 }
         let destination = harness.destination()
@@ -34,6 +37,7 @@ struct QueueTests {
         #expect(harness.transport.sent.flatMap(\.numbers) == [4, 5, 6])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func eventsSurviveARestartWithTheirMessageIds() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let first = harness.destination()
@@ -55,6 +59,7 @@ struct QueueTests {
     }
 
     /// Queues written before ids were made never to be reused keep their events, and take the new rule.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aQueueWhoseIdsCouldBeReusedIsMigratedWithItsEvents() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let first = harness.destination()
@@ -91,6 +96,7 @@ struct QueueTests {
 
     /// `close()` lets go of the file even while the destination object lives on: a connection can then take
     /// it for itself at once.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func closeReleasesTheQueueFile() async throws {
         let harness = try Harness([.noAnswer], durable: true)
         let destination = harness.destination()
@@ -109,6 +115,7 @@ struct QueueTests {
         #expect(throws: Problem.self) { try destination.receive(envelope(4), context: harness.context) }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func anEventIsRemovedOnlyAfterA2xxForItsBatch() async throws {
         let harness = try Harness([.hold], durable: true)
         let destination = harness.destination()
@@ -126,6 +133,7 @@ struct QueueTests {
         destination.close()
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aDatabaseThatCannotBeOpenedIsSetAsideAndReplacedAndSaysSo() async throws {
         let harness = try Harness(durable: true)
         // A folder where the database file should be.
@@ -143,6 +151,7 @@ struct QueueTests {
         #expect(problem.message.contains("set aside as queue.sqlite.damaged-"))
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aDatabaseThatTurnsReadOnlyKeepsEventsInMemoryWithinTheBoundAndRecovers() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -167,7 +176,7 @@ struct QueueTests {
 
         // Writable again: the writer's next attempt, on the clock, commits what waited in memory.
         refuser.refusing.withLock { $0 = false }
-        harness.clock.advance(by: 60)
+        harness.clock.advance(by: .seconds(60))
         await harness.commits.reach(5)
         await destination.flushed()
         statistics = destination.statistics
@@ -176,6 +185,7 @@ struct QueueTests {
         #expect(harness.reports.problems.contains { $0.message.contains("works again") })
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aBatchWhoseRemovalFailsIsNotSentAgainAndIsRemovedLater() async throws {
         let refuser = WriteRefuser()
         let harness = try Harness(durable: true) {
@@ -191,7 +201,7 @@ struct QueueTests {
         #expect(harness.reports.codes == [.storageFailed])
 
         refuser.refusing.withLock { $0 = false }
-        harness.clock.advance(by: 60)
+        harness.clock.advance(by: .seconds(60))
         try await harness.receiveAndCommit(3...3, into: destination)
         await destination.flushed()
         #expect(harness.transport.sent.map(\.numbers) == [[1, 2], [3]])
@@ -201,6 +211,7 @@ struct QueueTests {
         #expect(left == 0)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
         let harness = try Harness(durable: true) {
             $0.flushAt = 10
@@ -214,7 +225,7 @@ struct QueueTests {
         var rounds = 0
         while destination.statistics.delivered < 400 && rounds < 100 {
             await destination.flushed()
-            harness.clock.advance(by: 60)
+            harness.clock.advance(by: .seconds(60))
             rounds += 1
         }
         #expect(destination.statistics.delivered == 400)

@@ -2,10 +2,12 @@
 import Foundation
 import Tally
 import TallyDelivery
+import TallyTesting
 import Testing
 
 /// What a batch looks like on the wire, and when the destination sends one.
 struct SegmentAPIDestinationTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func batchesAreSegmentMessagesWithBasicAuthGzipAndSentAt() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -54,6 +56,7 @@ struct SegmentAPIDestinationTests {
         #expect(destination.statistics.queuedEvents == 0)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func withoutGzipTheBodyIsPlainJSON() async throws {
         let harness = try Harness { $0.gzip = false }
         let destination = harness.destination()
@@ -65,6 +68,7 @@ struct SegmentAPIDestinationTests {
         #expect(sent.numbers == [1, 2])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func sendsOnceFlushAtEventsAreQueued() async throws {
         let harness = try Harness { $0.flushAt = 3 }
         let destination = harness.destination()
@@ -72,26 +76,28 @@ struct SegmentAPIDestinationTests {
         let start = harness.clock.now
         try await harness.receiveAndCommit(1...2, into: destination)
         // The sender went back to waiting, with the interval armed and nothing sent.
-        await harness.clock.timer { $0 == start + 30 }
+        try await harness.clock.waitForSleeper { $0 == start.advanced(by: .seconds(30)) }
         #expect(harness.transport.sent.isEmpty)
         try harness.receive(3...3, into: destination)
         let sent = await harness.transport.requests(count: 1)
         #expect(sent[0].numbers == [1, 2, 3])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func sendsOnTheInterval() async throws {
         let harness = try Harness { $0.flushInterval = 5 }
         let destination = harness.destination()
         defer { destination.close() }
         let start = harness.clock.now
         try await harness.receiveAndCommit(1...1, into: destination)
-        await harness.clock.timer { $0 == start + 5 }
+        try await harness.clock.waitForSleeper { $0 == start.advanced(by: .seconds(5)) }
         #expect(harness.transport.sent.isEmpty)
-        harness.clock.advance(by: 5)
+        harness.clock.advance(by: .seconds(5))
         let sent = await harness.transport.requests(count: 1)
         #expect(sent[0].numbers == [1])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func batchesStayWithinTheEventAndByteLimits() async throws {
         let harness = try Harness { $0.maximumBatchEvents = 7 }
         let destination = harness.destination()
@@ -109,6 +115,7 @@ struct SegmentAPIDestinationTests {
         #expect(destination.statistics.delivered == 60)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func anEventOverTheLimitIsRejectedWhenReceived() async throws {
         let harness = try Harness()
         let destination = harness.destination()
@@ -121,12 +128,34 @@ struct SegmentAPIDestinationTests {
         #expect(destination.statistics.committed == 0)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func eventsAfterCloseAreRejected() throws {
         let harness = try Harness()
         let destination = harness.destination()
         destination.close()
         let problem = #expect(throws: Problem.self) { try destination.receive(envelope(1), context: harness.context) }
         #expect(problem?.code == .destinationClosed)
+    }
+
+    /// `close()` ends the destination's timers. A five-minute back-off is asleep on the clock, with the flush
+    /// deadline; a timer task left asleep after close would wait for ever on a clock that nobody advances any
+    /// more, and its wake-up would run into a closed destination.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(.timeLimit(.minutes(1))) func closeLeavesNothingAsleepOnTheClock() async throws {
+        let harness = try Harness([.status(503)]) {
+            $0.retry.baseDelay = 300
+            $0.retry.maximumDelay = 300
+            $0.retry.jitter = 0
+        }
+        let destination = harness.destination()
+        try harness.receive(1...1, into: destination)
+        let start = harness.clock.now
+        await destination.flushed()  // returns at the failure
+        try await harness.clock.waitForSleeper { $0 == start.advanced(by: .seconds(300)) }
+        destination.close()
+        #expect(harness.clock.sleeperDeadlines == [])
+        harness.clock.advance(by: .seconds(600))
+        #expect(harness.transport.sent.count == 1)  // no retry after close
     }
 }
 #endif

@@ -3,9 +3,11 @@ import Foundation
 import Tally
 import TallyDelivery
 import TallyTestSupport
+import TallyTesting
 
-/// A destination under test with a manual clock, a scripted transport, its own folder and a context that
-/// records what it reports.
+/// A destination under test with a manual clock (TallyTesting's), a scripted transport, its own folder and a
+/// context that records what it reports.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 final class Harness: Sendable {
     let clock = ManualClock()
     let transport: ScriptedTransport
@@ -23,7 +25,8 @@ final class Harness: Sendable {
         var configuration = SegmentAPIDestination.Configuration(
             endpoint: URL(string: "http://127.0.0.1:9/v1/batch")!, writeKey: "test-key",
             database: durable ? folder.file("queue.sqlite") : nil, flushAt: 1_000, transport: transport.transport,
-            clock: clock.clock, now: { Date(timeIntervalSince1970: 1_790_000_000) })
+            now: { Date(timeIntervalSince1970: 1_790_000_000) })
+        configuration.clock = clock
         configure(&configuration)
         configuration.onCommit = { [commits] in commits.committed($0) }
         self.configuration = configuration
@@ -59,6 +62,19 @@ final class Harness: Sendable {
     ) async throws {
         try receive(numbers, into: destination, padding: padding)
         await commits.reach(received.current)
+    }
+}
+
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+extension ManualClock {
+    /// Waits until a timer is asleep on this clock between `range` seconds after `start`, and returns its
+    /// deadline.
+    @discardableResult
+    func timer(after start: Instant, in range: ClosedRange<Double>) async throws -> Instant {
+        try await waitForSleeper { deadline in
+            let (seconds, attoseconds) = start.duration(to: deadline).components
+            return range.contains(Double(seconds) + Double(attoseconds) / 1e18)
+        }
     }
 }
 

@@ -4,9 +4,9 @@ import Foundation
 import TallyDelivery
 import Testing
 
-/// The system clock's deadlines, counted in UInt64 nanoseconds: a delay over 2.1 seconds once overflowed a
-/// watch's 32-bit `Int`.
-struct DeliveryClockTests {
+/// The deadlines of the Dispatch timers (the fallback before iOS 16 and macOS 13), counted in UInt64
+/// nanoseconds: a delay over 2.1 seconds once overflowed a watch's 32-bit `Int`.
+struct DispatchTimeTests {
     static let start = DispatchTime(uptimeNanoseconds: 1_000)
 
     @Test(arguments: [
