@@ -41,7 +41,7 @@ extension PlanCoverage {
         if !unplannedEvents.isEmpty {
             lines.append(
                 "Unplanned events: "
-                    + unplannedEvents.map { "\($0.kind.printed($0.name)) ×\($0.count)" }.joined(separator: ", "))
+                    + unplannedEvents.map { "\($0.title) ×\($0.count)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -80,8 +80,11 @@ extension PlanCoverage {
         if !unplannedEvents.isEmpty {
             lines += ["", "### Unplanned events", ""]
             lines += unplannedEvents.map { event in
-                let name = event.name.isEmpty && !event.kind.matchesByName ? "" : " `\(event.name.markdownEscaped)`"
-                return "- \(event.kind.rawValue)\(name) (\(event.count))"
+                guard !event.kind.matchesByName else {
+                    return "- \(event.kind.rawValue) `\(event.name.markdownEscaped)` (\(event.count))"
+                }
+                let name = event.name.isEmpty ? event.kind.rawValue : event.name
+                return "- `\(name.markdownEscaped)`\(event.otherIds ? " and other ids" : "") (\(event.count))"
             }
         }
         return lines.joined(separator: "\n") + "\n"

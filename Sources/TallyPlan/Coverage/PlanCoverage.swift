@@ -66,20 +66,49 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
         }
     }
 
-    /// An event seen that the plan does not have.
+    /// An event seen that the plan does not have. Identify, group and alias events, which a plan describes
+    /// once per kind, are counted by kind, whatever their ids.
     public struct UnplannedEvent: Sendable, Hashable, Codable {
-        /// Its name.
+        /// Its name; for identify, group and alias events, the ``Event/reportName`` of the first one seen,
+        /// such as `identify user-42`.
         public var name: String
         /// Its kind.
         public var kind: Event.Kind
         /// How many times it was seen.
         public var count: Int
+        /// For identify, group and alias events: whether some carried other ids than the first.
+        public var otherIds: Bool
 
         /// Creates an entry.
-        public init(name: String, kind: Event.Kind, count: Int) {
+        public init(name: String, kind: Event.Kind, count: Int, otherIds: Bool = false) {
             self.name = name
             self.kind = kind
             self.count = count
+            self.otherIds = otherIds
+        }
+
+        /// `track "promo_shown"`, `identify user-42`, `identify user-42 and other ids`.
+        public var title: String {
+            guard !kind.matchesByName else { return kind.printed(name) }
+            let first = name.isEmpty ? kind.rawValue : name
+            return otherIds ? first + " and other ids" : first
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            kind = try container.decode(Event.Kind.self, forKey: .kind)
+            count = try container.decode(Int.self, forKey: .count)
+            // Written only when true (and reports written before it have no such key).
+            otherIds = try container.decodeIfPresent(Bool.self, forKey: .otherIds) ?? false
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(count, forKey: .count)
+            if otherIds { try container.encode(otherIds, forKey: .otherIds) }
         }
     }
 
@@ -132,10 +161,16 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
         for event in events {
             let found = event.kind.matchesByName ? byName[event.kind]?[event.name] : byKind[event.kind]
             guard let index = found else {
-                unplanned[
-                    "\(event.kind.rawValue) \(event.name)",
-                    default: UnplannedEvent(name: event.name, kind: event.kind, count: 0)
-                ].count += 1
+                let key = event.kind.matchesByName ? "\(event.kind.rawValue) \(event.name)" : event.kind.rawValue
+                if let existing = unplanned[key] {
+                    unplanned[key]!.count += 1
+                    if !event.kind.matchesByName && !existing.otherIds && existing.name != event.reportName {
+                        unplanned[key]!.otherIds = true
+                    }
+                } else {
+                    let name = event.kind.matchesByName ? event.name : event.reportName
+                    unplanned[key] = UnplannedEvent(name: name, kind: event.kind, count: 1)
+                }
                 continue
             }
             coverage[index].count += 1
