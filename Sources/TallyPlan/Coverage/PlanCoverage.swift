@@ -94,6 +94,10 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
             return otherIds ? first + " and other ids" : first
         }
 
+        private enum CodingKeys: String, CodingKey {
+            case name, kind, count, otherIds
+        }
+
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)
