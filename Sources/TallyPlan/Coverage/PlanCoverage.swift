@@ -69,7 +69,7 @@ public struct PlanCoverage: Sendable, Hashable, Codable {
     /// An event seen that the plan does not have. Identify, group and alias events, which a plan describes
     /// once per kind, are counted by kind, whatever their ids.
     public struct UnplannedEvent: Sendable, Hashable, Codable {
-        /// Its name; for identify, group and alias events, the ``Event/reportName`` of the first one seen,
+        /// Its name; for identify, group and alias events, the `Event.reportName` of the first one seen,
         /// such as `identify user-42`.
         public var name: String
         /// Its kind.
