@@ -5,6 +5,7 @@ import Testing
 /// A timer on an injected clock sleeps until an instant that the engine's seconds read as its deadline or
 /// later, so a wake-up never finds its deadline still ahead.
 struct DurationReachingTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18

@@ -14,6 +14,7 @@ import Testing
     private let storageFull = DropReason(rawValue: "storage_full")
 
     /// Files in the harness's folder whose name starts with `queue.sqlite.damaged-`.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     private func setAside(in harness: Harness) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: harness.folder.url.path)
             .filter { $0.hasPrefix("queue.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
