@@ -138,15 +138,7 @@ public struct PrivacyManifest: Sendable, Hashable {
     ///
     /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
     public func gaps(in manifest: Data) throws(PrivacyManifestError) -> [String] {
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: manifest, options: [], format: nil)
-        } catch {
-            throw PrivacyManifestError("The privacy manifest is not a property list: \(error.localizedDescription)")
-        }
-        guard let dictionary = root as? [String: Any] else {
-            throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
-        }
+        let dictionary = try Self.root(of: manifest)
         let declared = (dictionary["NSPrivacyCollectedDataTypes"] as? [[String: Any]]) ?? []
         var gaps: [String] = []
         if tracks, dictionary["NSPrivacyTracking"] as? Bool != true {
@@ -186,19 +178,7 @@ extension PrivacyManifest {
     ///
     /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
     public func merged(into manifest: Data?) throws(PrivacyManifestError) -> (text: String, added: [String]) {
-        var root: [String: Any] = [:]
-        if let manifest {
-            let read: Any
-            do {
-                read = try PropertyListSerialization.propertyList(from: manifest, options: [], format: nil)
-            } catch {
-                throw PrivacyManifestError("The privacy manifest is not a property list: \(error.localizedDescription)")
-            }
-            guard let dictionary = read as? [String: Any] else {
-                throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
-            }
-            root = dictionary
-        }
+        var root = try manifest.map(Self.root(of:)) ?? [:]
         var added: [String] = []
         if tracks, root["NSPrivacyTracking"] as? Bool != true {
             added.append("NSPrivacyTracking set to true")
@@ -239,6 +219,20 @@ extension PrivacyManifest {
             throw PrivacyManifestError("The merged manifest cannot be written: \(error.localizedDescription)")
         }
         return (String(decoding: data, as: UTF8.self), added)
+    }
+
+    /// The root dictionary of an app's manifest.
+    private static func root(of manifest: Data) throws(PrivacyManifestError) -> [String: Any] {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: manifest, options: [], format: nil)
+        } catch {
+            throw PrivacyManifestError("The privacy manifest is not a property list: \(error.localizedDescription)")
+        }
+        guard let dictionary = root as? [String: Any] else {
+            throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
+        }
+        return dictionary
     }
 
     fileprivate static func dictionary(_ entry: Entry) -> [String: Any] {
