@@ -25,6 +25,17 @@ public struct Envelope: Sendable, Hashable {
     /// The names of the destinations this event may reach, or nil for all of them. Set by routing
     /// processors.
     public var destinations: Set<String>?
+    /// The user's answer for the event's purpose (``Event/purpose``) when the client handed the event to
+    /// its destinations, or nil when the client had nothing to go by: the app never answered for that
+    /// purpose and it is not in ``AnalyticsClient/Configuration/consentRequired``.
+    ///
+    /// A client delivers an event only when its purpose is granted or not gated, so the envelopes it hands
+    /// over carry ``ConsentStatus/granted`` (events held until the user agreed included) or nil. A
+    /// ``ConsentStatus/denied`` or ``ConsentStatus/notAsked`` answer here means the event went out without
+    /// consent by another way, such as a wrapper that bypasses the client or a hand-written recording: the
+    /// test kit's `EventMatcher.sentWithoutConsent` and `tally validate` report it. Recordings keep it
+    /// (`"consent"`); records written before it existed have none.
+    public var consent: ConsentStatus?
 
     /// The id that names the user: ``userId`` when known, else ``anonymousId``.
     public var distinctId: String { userId ?? anonymousId }
@@ -60,11 +71,12 @@ extension Envelope {
     /// envelope once more, retaining and releasing every field, on the caller's thread for every event.)
     public init(
         event: Event, messageId: MessageID, timestamp: Date, userId: String? = nil, anonymousId: String,
-        context: [String: PropertyValue] = [:], destinations: Set<String>? = nil, origin: Origin = .app
+        context: [String: PropertyValue] = [:], destinations: Set<String>? = nil, origin: Origin = .app,
+        consent: ConsentStatus? = nil
     ) {
         self.init(
             origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: userId,
-            anonymousId: anonymousId, context: context, destinations: destinations)
+            anonymousId: anonymousId, context: context, destinations: destinations, consent: consent)
     }
 }
 

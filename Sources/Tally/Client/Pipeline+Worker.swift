@@ -145,11 +145,15 @@ extension Pipeline {
     /// Not a drop: the event moved into the consent hold.
     private static let held = DropReason(rawValue: "")
 
-    /// Lets the event through when the user granted its purpose (nil), drops it when they denied it, or
+    /// Lets the event through when the user granted its purpose or nothing gates it (nil, with the answer
+    /// in ``Envelope/consent``), drops it when they denied it, or
     /// moves it into the hold (``held``) while they have not answered, or drops it when the hold is full.
     private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> DropReason? {
-        switch gate.status(of: item.envelope!.event.purpose) {
+        let answer = gate.answer(for: item.envelope!.event.purpose)
+        switch answer ?? .granted {
         case .granted:
+            // What the user said, or nil when nothing gates the purpose.
+            item.envelope!.consent = answer
             return nil
         case .denied:
             return .consentDenied

@@ -27,10 +27,10 @@ struct ConsentGate {
         self.isOpen = required.isEmpty && answers.isEmpty
     }
 
-    /// What the user said about `purpose`: their answer, else ``ConsentStatus/notAsked`` for a required
-    /// purpose and ``ConsentStatus/granted`` for the others.
-    func status(of purpose: ConsentPurpose) -> ConsentStatus {
-        answers[purpose] ?? (required.contains(purpose) ? .notAsked : .granted)
+    /// What a delivered event of `purpose` carries as its ``Envelope/consent``: the user's answer, else
+    /// ``ConsentStatus/notAsked`` for a required purpose, else nil (nothing gates it).
+    func answer(for purpose: ConsentPurpose) -> ConsentStatus? {
+        answers[purpose] ?? (required.contains(purpose) ? .notAsked : nil)
     }
 
     /// Whether the hold has no room for another event.
@@ -50,7 +50,13 @@ struct ConsentGate {
         var settled: [HeldEvent] = []
         var waiting: [HeldEvent] = []
         for event in held {
-            if event.envelope.event.purpose == purpose { settled.append(event) } else { waiting.append(event) }
+            guard event.envelope.event.purpose == purpose else {
+                waiting.append(event)
+                continue
+            }
+            var released = event
+            if status == .granted { released.envelope.consent = .granted }
+            settled.append(released)
         }
         held = waiting
         return settled

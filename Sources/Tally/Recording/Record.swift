@@ -19,6 +19,7 @@ import Foundation
 /// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
 /// | `source` | who wrote the line, such as the process name or a test's name |
 /// | `purpose` | optional: the event's consent purpose (``Event/purpose``); absent for ``ConsentPurpose/analytics``, the default |
+/// | `consent` | optional: the user's answer for the event's purpose when the client delivered it (``Envelope/consent``), `granted`, `denied` or `not_asked`; absent when nothing gated the purpose, and in records written before Tally recorded it |
 /// | `origin` | optional: the source location (`path:line`) of the code that recorded the event, such as the line that created a test's spy; absent when unknown (readers of older versions ignore it) |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
@@ -93,6 +94,10 @@ public struct Record: Sendable, Hashable {
         writer.writeObject(envelope.context)
         writer.writeRaw(#","source":"#)
         writer.writeString(source)
+        if let consent = envelope.consent {
+            writer.writeRaw(#","consent":"#)
+            writer.writeString(consent.rawValue)
+        }
         if let origin {
             writer.writeRaw(#","origin":"#)
             writer.writeString(origin)
@@ -109,7 +114,8 @@ public struct Record: Sendable, Hashable {
     ///
     /// - Throws: ``RecordError`` when the line is not JSON (strings must be valid UTF-8, values nested at
     ///   most ``PropertyValue/maximumDepth`` levels), not an object, has another version, lacks `kind` or
-    ///   `name`, or has `properties` or `context` that are not objects.
+    ///   `name`, has `properties` or `context` that are not objects, or a `consent` other than `granted`,
+    ///   `denied` or `not_asked`.
     public init(line: some Collection<UInt8>) throws(RecordError) {
         let parsed: Fields
         do {
@@ -143,7 +149,8 @@ public struct Record: Sendable, Hashable {
             event: event,
             messageId: parsed.messageId.flatMap(MessageID.init) ?? MessageID(prefix: 0, sequence: 0),
             timestamp: parsed.timestamp.flatMap(ISO8601.date(from:)) ?? Date(timeIntervalSince1970: 0),
-            userId: parsed.userId, anonymousId: parsed.anonymousId ?? "", context: parsed.context)
+            userId: parsed.userId, anonymousId: parsed.anonymousId ?? "", context: parsed.context,
+            consent: try Self.consent(parsed.consent))
         source = parsed.source ?? ""
         origin = parsed.origin
     }
@@ -164,6 +171,7 @@ public struct Record: Sendable, Hashable {
         var context: [String: PropertyValue] = [:]
         var source: String?
         var origin: String?
+        var consent: PropertyValue?
         /// The first of `properties` and `context` that was not an object.
         var notAnObject: String?
 
@@ -199,6 +207,7 @@ public struct Record: Sendable, Hashable {
                     fields.context = object
                 case "source": fields.source = value.stringValue
                 case "origin": fields.origin = value.stringValue
+                case "consent": fields.consent = value
                 default: break
                 }
             }
@@ -223,6 +232,17 @@ extension Record {
     package static func eventAndOrigin(
         fromLine line: UnsafeBufferPointer<UInt8>
     ) throws(RecordError) -> (event: Event, origin: String?) {
+        let read = try delivered(fromLine: line)
+        return (read.event, read.origin)
+    }
+
+    /// Reads what the app said, the record's ``origin`` and the envelope's ``Envelope/consent`` from a record
+    /// line, as ``event(fromLine:)`` does: what plan checks of recordings need.
+    ///
+    /// - Throws: ``RecordError`` as ``init(line:)`` does.
+    package static func delivered(
+        fromLine line: UnsafeBufferPointer<UInt8>
+    ) throws(RecordError) -> (event: Event, origin: String?, consent: ConsentStatus?) {
         var origin: String?
         var version: Int?
         var kindName: String?
@@ -231,6 +251,7 @@ extension Record {
         var userId: String?
         var groupId: String?
         var purpose: String?
+        var consent: PropertyValue?
         var notAnObject: String?
         do {
             try JSONReader.readMembers(line) { key, reader throws(JSONError) in
@@ -254,6 +275,7 @@ extension Record {
                     let value = try reader.nextValue()
                     purpose = value.isNull ? nil : value.stringValue ?? ""
                 case "origin": origin = try reader.nextValue().stringValue
+                case "consent": consent = try reader.nextValue()
                 default: try reader.skipValue()
                 }
             }
@@ -273,7 +295,17 @@ extension Record {
         }
         let event = try event(
             kind: kind, name: name, properties: properties, userId: userId, groupId: groupId, purpose: purpose)
-        return (event, origin)
+        return (event, origin, try Self.consent(consent))
+    }
+
+    /// The answer a `consent` member holds: nil when absent or `null`.
+    private static func consent(_ value: PropertyValue?) throws(RecordError) -> ConsentStatus? {
+        guard let value, !value.isNull else { return nil }
+        guard let text = value.stringValue, let status = ConsentStatus(rawValue: text) else {
+            let names = ConsentStatus.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw RecordError("\"consent\" must be one of \(names), not \(value.jsonString)")
+        }
+        return status
     }
 
     private static func notAnObject(_ member: String) -> RecordError {
