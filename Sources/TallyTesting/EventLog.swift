@@ -17,6 +17,9 @@ public final class EventLog: Sendable {
         /// The rest of each envelope, or empty while every envelope so far was appended with
         /// ``EventLog/append(_:stampedAt:)`` (whose rest follows from its position).
         var details: [Details] = []
+        /// Each envelope's ``Envelope/consent``, or shorter (the rest are nil): empty until an envelope with
+        /// an answer arrives, so a log whose envelopes carry none stores nothing for it.
+        var consents: [ConsentStatus?] = []
     }
 
     /// An envelope without its event and timestamp.
@@ -56,6 +59,7 @@ public final class EventLog: Sendable {
             fillDetails(&state)
             state.timestamps.append(envelope.timestamp)
             state.details.append(Details(envelope))
+            Self.note(envelope.consent, at: state.ledger.count, in: &state)
             let watchers = state.ledger.append(envelope.event)
             return (state.ledger.count, watchers)
         }
@@ -95,6 +99,7 @@ public final class EventLog: Sendable {
             fillDetails(&state)
             var events: [Event] = []
             for envelope in envelopes {
+                Self.note(envelope.consent, at: state.ledger.count + events.count, in: &state)
                 events.append(envelope.event)
                 state.timestamps.append(envelope.timestamp)
                 state.details.append(Details(envelope))
@@ -103,6 +108,16 @@ public final class EventLog: Sendable {
             return (state.ledger.count, watchers)
         }
         notify(watchers, count: count)
+    }
+
+    /// Keeps the answer of the envelope about to take `position`, growing ``State/consents`` only when
+    /// there is one.
+    private static func note(_ consent: ConsentStatus?, at position: Int, in state: inout State) {
+        guard consent != nil || !state.consents.isEmpty else { return }
+        if state.consents.count < position {
+            state.consents.append(contentsOf: repeatElement(nil, count: position - state.consents.count))
+        }
+        state.consents.append(consent)
     }
 
     /// Gives the stamped envelopes so far their details, before an envelope with details of its own joins
@@ -130,8 +145,11 @@ public final class EventLog: Sendable {
 
     /// Envelopes from `index` on: what arrived since a count was taken.
     public func envelopes(from index: Int) -> [Envelope] {
-        let (events, timestamps, details, start) = state.withLock { state in
-            (state.ledger.entries, state.timestamps, state.details, min(max(0, index), state.ledger.count))
+        let (events, timestamps, details, consents, start) = state.withLock { state in
+            (
+                state.ledger.entries, state.timestamps, state.details, state.consents,
+                min(max(0, index), state.ledger.count)
+            )
         }
         return (start..<events.count).map { position in
             guard position < details.count else {
@@ -141,7 +159,17 @@ public final class EventLog: Sendable {
             return Envelope(
                 event: events[position], messageId: rest.messageId, timestamp: timestamps[position],
                 userId: rest.userId, anonymousId: rest.anonymousId, context: rest.context,
-                destinations: rest.destinations)
+                destinations: rest.destinations, consent: position < consents.count ? consents[position] : nil)
+        }
+    }
+
+    /// Events from `index` on with their envelopes' ``Envelope/consent``.
+    package func eventsAndConsents(from index: Int) -> [(event: Event, consent: ConsentStatus?)] {
+        state.withLock { state in
+            let start = min(max(0, index), state.ledger.count)
+            return (start..<state.ledger.count).map { position in
+                (state.ledger.entries[position], position < state.consents.count ? state.consents[position] : nil)
+            }
         }
     }
 
@@ -155,6 +183,7 @@ public final class EventLog: Sendable {
         let watchers = state.withLock { state in
             state.timestamps.removeAll()
             state.details.removeAll()
+            state.consents.removeAll()
             return state.ledger.removeAll()
         }
         notify(watchers, count: 0)
@@ -207,5 +236,11 @@ public final class EventLog: Sendable {
     /// `accounted` are not). Cheap: both arrays are shared, not copied.
     package var snapshot: (events: [Event], accounted: [Bool]) {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags) }
+    }
+
+    /// ``snapshot`` and each envelope's ``Envelope/consent`` (an array that may be shorter than the events:
+    /// the rest are nil), taken together.
+    package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [ConsentStatus?]) {
+        state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents) }
     }
 }

@@ -94,6 +94,24 @@ final class ToolkitXCTests: XCTestCase {
         XCTAssertTrue(message.contains("[0] track ad_clicked (for advertising)"), message)
     }
 
+    func testAnEventSentWithoutConsentIsRecordedAtItsLineWithTheAnswer() {
+        let memory = InMemoryDestination()
+        memory.log.append(
+            Envelope(
+                event: Event("ad_clicked").needing(.advertising), messageId: MessageID(prefix: 1, sequence: 1),
+                timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a", consent: .denied))
+        let line = #line + 1
+        let recorded = failures { memory.expectNotTracked(.sentWithoutConsent) }
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(
+            message.contains(
+                "Expected any event sent without consent for its purpose not to have been tracked, but 1 matching event was."
+            ), message)
+        XCTAssertTrue(message.contains("[0] track ad_clicked (for advertising), delivered with consent denied"), message)
+    }
+
     func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {
         var deep: PropertyValue = 1
         for _ in 0..<1000 { deep = .array([deep]) }

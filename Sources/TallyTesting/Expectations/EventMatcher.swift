@@ -19,6 +19,9 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Whether only the template's properties are compared (a partial match).
     public let isPartial: Bool
     private let predicate: @Sendable (Event) -> Bool
+    /// For matchers about how an event was delivered (``sentWithoutConsent``): whether an event matches,
+    /// given its envelope's ``Envelope/consent``. Nil for matchers about what the app said.
+    private let deliveredPredicate: (@Sendable (Event, ConsentStatus?) -> Bool)?
 
     /// Creates a matcher from a predicate.
     ///
@@ -35,10 +38,37 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         self.template = template
         self.isPartial = isPartial
         self.predicate = predicate
+        self.deliveredPredicate = nil
     }
 
-    /// Whether `event` matches.
+    /// A matcher about how an event was delivered; an event alone, without its envelope, matches it when
+    /// `delivered` says so with no consent.
+    private init(
+        _ description: String, template: Event? = nil, isPartial: Bool = false,
+        delivered: @escaping @Sendable (Event, ConsentStatus?) -> Bool
+    ) {
+        self.description = description
+        self.template = template
+        self.isPartial = isPartial
+        self.predicate = { delivered($0, nil) }
+        self.deliveredPredicate = delivered
+    }
+
+    /// Whether `event` matches. A matcher about delivery (``sentWithoutConsent``) reads the event as
+    /// delivered with no ``Envelope/consent``: use ``matches(_:)-(Envelope)`` when you have the envelope.
     public func matches(_ event: Event) -> Bool { predicate(event) }
+
+    /// Whether the delivered `envelope` matches: its event, and for a matcher about delivery
+    /// (``sentWithoutConsent``) its ``Envelope/consent``.
+    public func matches(_ envelope: Envelope) -> Bool { matches(envelope.event, consent: envelope.consent) }
+
+    /// Whether an event delivered with `consent` matches.
+    package func matches(_ event: Event, consent: ConsentStatus?) -> Bool {
+        deliveredPredicate?(event, consent) ?? predicate(event)
+    }
+
+    /// Whether the matcher looks at an envelope's ``Envelope/consent``: recorders then hand it over.
+    package var readsConsent: Bool { deliveredPredicate != nil }
 
     /// Matches only an event equal to `event`: same kind, name, ids, purpose and properties.
     public static func event(_ event: Event) -> EventMatcher {
@@ -107,6 +137,41 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Matches events delivered without consent for their purpose: whose envelope's ``Envelope/consent``
+    /// says the user had denied the purpose (``ConsentStatus/denied``) or not answered
+    /// (``ConsentStatus/notAsked``). On a destination's recorder, in exhaustive mode or not, it proves that
+    /// nothing went out before or against the user's answer:
+    ///
+    /// ```swift
+    /// memory.expectNotTracked(.sentWithoutConsent)
+    /// ```
+    ///
+    /// A client never delivers such an event itself, so this catches what bypasses its consent gate (a
+    /// wrapper calling a destination directly) and recordings written elsewhere. An event delivered with no
+    /// answer (nothing gated its purpose) does not match: to catch a purpose the client forgot to gate, use
+    /// ``sentWithoutConsent(for:)``. Spies (`AnalyticsSpy`) see what the app said, not what was
+    /// delivered, so nothing they record matches.
+    public static var sentWithoutConsent: EventMatcher {
+        EventMatcher("any event sent without consent for its purpose") { _, consent in
+            consent == .denied || consent == .notAsked
+        }
+    }
+
+    /// Matches events of `purposes` delivered without the user's grant: with consent
+    /// ``ConsentStatus/denied``, ``ConsentStatus/notAsked``, or none at all (the client did not gate the
+    /// purpose, as when it is missing from `consentRequired`). Give it the purposes your tracking plan says
+    /// need consent (`plan.consentRequired` in TallyPlan):
+    ///
+    /// ```swift
+    /// memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
+    /// ```
+    public static func sentWithoutConsent(for purposes: Set<ConsentPurpose>) -> EventMatcher {
+        let names = purposes.sorted().map(\.rawValue).joined(separator: ", ")
+        return EventMatcher("any event for \(names) sent without the user's grant") { event, consent in
+            consent != .granted && purposes.contains(event.purpose)
+        }
+    }
+
     /// Matches events whose properties include `properties`, whatever their name.
     public static func containing(_ properties: [String: PropertyValue]) -> EventMatcher {
         EventMatcher(
@@ -129,10 +194,16 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events both matchers match.
     public func and(_ other: EventMatcher) -> EventMatcher {
         let first = self
+        guard readsConsent || other.readsConsent else {
+            return EventMatcher(
+                "\(description) and \(other.description)", template: template ?? other.template,
+                isPartial: isPartial || other.isPartial
+            ) { first.matches($0) && other.matches($0) }
+        }
         return EventMatcher(
             "\(description) and \(other.description)", template: template ?? other.template,
             isPartial: isPartial || other.isPartial
-        ) { first.matches($0) && other.matches($0) }
+        ) { event, consent in first.matches(event, consent: consent) && other.matches(event, consent: consent) }
     }
 
     private static func contains(_ properties: Event.Properties, _ subset: [String: PropertyValue]) -> Bool {

@@ -88,9 +88,14 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
         guard matching.isEmpty else {
+            // A matcher that reads consent names each match with the answer it was delivered with.
+            let matches =
+                matcher.readsConsent
+                ? "Matching:\n" + matching.map { "  [\($0)] \(snapshot.describeDelivery($0))" }.joined(separator: "\n") + "\n\n"
+                : ""
             reportFailure(
                 "Expected \(matcher) not to have been tracked, but \(matching.count) matching event\(matching.count == 1 ? " was" : "s were").\n\n"
-                    + FailureReport.recordedList(snapshot.listing),
+                    + matches + FailureReport.recordedList(snapshot.listing),
                 fileID: fileID, filePath: filePath, line: line, column: column)
             return false
         }
@@ -209,7 +214,7 @@ extension EventRecorder {
     ) -> Bool {
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
-        let failing = snapshot.indices.filter { !matcher.matches(snapshot.event(at: $0)) }
+        let failing = snapshot.indices.filter { !snapshot.matches(matcher, at: $0) }
         guard failing.isEmpty else {
             reportFailure(
                 "Expected every event to match \(matcher), but \(failing.count) did not:\n"

@@ -137,6 +137,15 @@ final class Scan: Sendable {
         state.withLock { state in
             // A cleared log starts over.
             if log.count < state.scanned { state = (0, 0, nil) }
+            if matcher.readsConsent {
+                let fresh = log.eventsAndConsents(from: state.scanned)
+                for (event, consent) in fresh where matcher.matches(event, consent: consent) {
+                    state.matches += 1
+                    if state.first == nil { state.first = event }
+                }
+                state.scanned += fresh.count
+                return state.matches >= wanted
+            }
             let fresh = log.events(from: state.scanned)
             for event in fresh where matcher.matches(event) {
                 state.matches += 1

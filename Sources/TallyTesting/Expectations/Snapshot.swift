@@ -10,11 +10,13 @@ import Tally
 struct Snapshot {
     let events: [Event]
     let accounted: [Bool]
+    /// Each envelope's ``Envelope/consent``; shorter than `events` when the rest are nil.
+    let consents: [ConsentStatus?]
     /// The first index in scope.
     let start: Int
 
     init(_ log: EventLog) {
-        (events, accounted) = log.snapshot
+        (events, accounted, consents) = log.deliveredSnapshot
         start = min(ExpectationScope.start, events.count)
     }
 
@@ -23,17 +25,31 @@ struct Snapshot {
 
     func event(at index: Int) -> Event { events[index] }
     func isAccountedFor(_ index: Int) -> Bool { index < accounted.count && accounted[index] }
+    func consent(at index: Int) -> ConsentStatus? { index < consents.count ? consents[index] : nil }
+
+    /// Whether the event at `index` matches, with its envelope's consent when the matcher reads it.
+    func matches(_ matcher: EventMatcher, at index: Int) -> Bool {
+        matcher.readsConsent ? matcher.matches(events[index], consent: consent(at: index)) : matcher.matches(events[index])
+    }
 
     /// The indices in scope whose event matches, in order.
     func matching(_ matcher: EventMatcher) -> [Int] {
-        indices.filter { matcher.matches(events[$0]) }
+        guard matcher.readsConsent else { return indices.filter { matcher.matches(events[$0]) } }
+        return indices.filter { matches(matcher, at: $0) }
+    }
+
+    /// How failure messages of matchers that read consent name the event at `index`: the event, and the
+    /// consent it was delivered with.
+    func describeDelivery(_ index: Int) -> String {
+        guard let consent = consent(at: index) else { return "\(events[index]), delivered with no consent answer" }
+        return "\(events[index]), delivered with consent \(consent)"
     }
 
     /// The first index whose event matches, and the first of those no expectation accounted for yet.
     func firstMatches(_ matcher: EventMatcher) -> (any: Int?, unaccounted: Int?) {
         let parts = inParts { range -> (any: Int?, unaccounted: Int?) in
             var found: (any: Int?, unaccounted: Int?) = (nil, nil)
-            for index in range where matcher.matches(events[index]) {
+            for index in range where matches(matcher, at: index) {
                 if found.any == nil { found.any = index }
                 if !isAccountedFor(index) {
                     found.unaccounted = index
