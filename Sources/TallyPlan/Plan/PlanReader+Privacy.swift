@@ -4,8 +4,8 @@ import Foundation
 import Tally
 import Yams
 
-/// Reading what a plan says about privacy: `personal:` marks on properties, the `destinations:` purposes, and
-/// an event's `expires:` day.
+/// Reading what a plan says about privacy: `personal:` marks on properties, the `destinations:` purposes, the
+/// purposes that need `consent:`, and an event's `expires:` day.
 extension PlanReader {
     /// `personal: email` (a kind, no rule) or `personal: { kind: email, rule: hash }`.
     mutating func readPersonalMark(_ node: Node) -> PersonalMark? {
@@ -73,6 +73,36 @@ extension PlanReader {
             destinations[name] = purposes
         }
         return destinations
+    }
+
+    /// `consent: { required: [analytics, advertising] }`: the purposes that need the user's consent.
+    /// `necessary` is an error there: it is what needs none.
+    mutating func readConsent(_ node: Node) -> Set<ConsentPurpose> {
+        guard let members = mapping(node, "'consent'") else { return [] }
+        var required: Set<ConsentPurpose> = []
+        for (key, keyNode, value) in members {
+            switch key {
+            case "required":
+                for (name, nameNode) in strings(value, "'consent.required'") ?? [] {
+                    guard !name.isEmpty else {
+                        error("'consent.required' lists purposes by name, such as analytics; an empty name is not one", nameNode)
+                        continue
+                    }
+                    guard ConsentPurpose(name) != .necessary else {
+                        error(
+                            "'consent.required' cannot list 'necessary': it is the purpose of what is strictly needed and never asks for consent",
+                            nameNode)
+                        continue
+                    }
+                    required.insert(ConsentPurpose(name))
+                }
+            case "description":
+                _ = string(value, "'description'")
+            default:
+                unknownKey(key, keyNode, known: ["required", "description"], what: "key of 'consent'")
+            }
+        }
+        return required
     }
 
     /// A calendar day written `YYYY-MM-DD`, or nil (with an error).

@@ -40,7 +40,7 @@ struct PlanReader {
 
     // MARK: The plan
 
-    static let planKeys = ["version", "events", "destinations", "$schema", "title", "description"]
+    static let planKeys = ["version", "events", "destinations", "consent", "$schema", "title", "description"]
     static let eventKeys = [
         "name", "kind", "description", "owner", "purpose", "expires", "tags", "properties", "required",
         "additionalProperties", "deprecated", "$comment", "title",
@@ -56,6 +56,7 @@ struct PlanReader {
         var events: [PlannedEvent] = []
         var sawEvents = false
         var destinations: [String: Set<ConsentPurpose>] = [:]
+        var consentRequired: Set<ConsentPurpose> = []
         for (key, keyNode, value) in members {
             switch key {
             case "version":
@@ -77,6 +78,8 @@ struct PlanReader {
                 events = sequence.compactMap { readEvent($0) }
             case "destinations":
                 destinations = readDestinations(value)
+            case "consent":
+                consentRequired = readConsent(value)
             case "$schema", "title":
                 _ = string(value, "'\(key)'")
             case "description":
@@ -92,7 +95,8 @@ struct PlanReader {
         checkDuplicates(events)
         return TrackingPlan(
             version: version ?? TrackingPlan.currentVersion, events: events,
-            uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations)
+            uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations,
+            consentRequired: consentRequired)
     }
 
     // MARK: Events

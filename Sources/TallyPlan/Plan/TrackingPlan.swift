@@ -27,6 +27,12 @@ public struct TrackingPlan: Sendable, Hashable {
     /// file); empty when the plan does not say. `tally lint` fails on an event whose purpose no destination
     /// may receive; give them to the client as its `purposesByDestination`.
     public var destinations: [String: Set<ConsentPurpose>]
+    /// The consent purposes that need the user's answer before an event of theirs may be sent
+    /// (`consent: { required: [analytics, advertising] }` in the file); empty when the plan does not say.
+    /// Give them to the client as its `consentRequired`; `tally validate` and `tally coverage` report a
+    /// recorded event of one of them delivered while the user had denied it or not answered
+    /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds ``ConsentPurpose/necessary``.
+    public var consentRequired: Set<ConsentPurpose>
 
     /// The format version this Tally reads and writes.
     public static let currentVersion = 1
@@ -34,12 +40,13 @@ public struct TrackingPlan: Sendable, Hashable {
     /// Creates a plan in code.
     public init(
         version: Int = TrackingPlan.currentVersion, events: [PlannedEvent], uncheckedKeywords: [UncheckedKeyword] = [],
-        destinations: [String: Set<ConsentPurpose>] = [:]
+        destinations: [String: Set<ConsentPurpose>] = [:], consentRequired: Set<ConsentPurpose> = []
     ) {
         self.version = version
         self.events = events
         self.uncheckedKeywords = uncheckedKeywords
         self.destinations = destinations
+        self.consentRequired = consentRequired
     }
 
     /// The planned event an event of this kind and name is checked against, if any.

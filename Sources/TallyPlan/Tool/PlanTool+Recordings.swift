@@ -44,7 +44,9 @@ extension PlanTool {
     /// `tally validate --plan PLAN RECORDING...`: validates every recorded event and prints the violations
     /// grouped by event, with counts and, when the recording says, where the first event that broke each
     /// rule was tracked (`path:line`). Values that look like personal data in properties the plan does not
-    /// mark `personal` are violations too (``PlanValidator/scansUnmarkedValues``).
+    /// mark `personal` are violations too (``PlanValidator/scansUnmarkedValues``), and so is an event of a
+    /// purpose the plan says needs consent that was delivered while the user had denied it or not answered
+    /// (``PlanViolation/Kind/sentWithoutConsent``, read from the record's `consent`).
     ///
     /// Recordings are read streaming, in bounded memory, and validated on every core. An unreadable line
     /// (not a record, invalid UTF-8, nested too deep, or a last line cut off) is printed to standard error
@@ -65,8 +67,8 @@ extension PlanTool {
 
         let validator = PlanValidator(plan: plan, scansUnmarkedValues: true)
         let source = RecordingSource(files: files) { line in
-            let (event, origin) = try Record.eventAndOrigin(fromLine: line)
-            return ValidationReport.check(event, origin: origin, with: validator)
+            let (event, origin, consent) = try Record.delivered(fromLine: line)
+            return ValidationReport.check(event, origin: origin, consent: consent, with: validator)
         }
         var report = ValidationReport()
         while let batch = source.nextBatch() { report.add(batch) }

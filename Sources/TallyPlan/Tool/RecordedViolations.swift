@@ -13,11 +13,13 @@ struct RecordedViolations {
         /// The `origin` of the first record that broke it (`path:line`), when the recording carries one.
         var origin: String?
 
-        /// What kind of failure it is: `unplanned event`, `unplanned property` or `plan violation`.
+        /// What kind of failure it is: `unplanned event`, `unplanned property`, `sent without consent` or
+        /// `plan violation`.
         var label: String {
             switch example.kind {
             case .unknownEvent: return "unplanned event"
             case .unexpectedProperty: return "unplanned property"
+            case .sentWithoutConsent: return "sent without consent"
             default: return "plan violation"
             }
         }
@@ -92,8 +94,9 @@ final class CheckedEvents: Sequence, IteratorProtocol {
     /// Reads `files`; validates each event against `validator` when one is given.
     init(files: [String], validator: PlanValidator?) {
         source = RecordingSource(files: files) { line in
-            let (event, origin) = try Record.eventAndOrigin(fromLine: line)
-            return Checked(event: event, origin: origin, violations: validator?.validate(event) ?? [])
+            let (event, origin, consent) = try Record.delivered(fromLine: line)
+            return Checked(
+                event: event, origin: origin, violations: validator?.validate(event, consent: consent) ?? [])
         }
     }
 

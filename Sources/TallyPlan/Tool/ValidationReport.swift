@@ -64,8 +64,11 @@ struct ValidationReport {
     init() {}
 
     /// Validates `event` against `validator`, keeping only what the report needs.
-    static func check(_ event: Event, origin: String? = nil, with validator: PlanValidator) -> Checked {
-        Checked(kind: event.kind, name: event.name, violations: validator.validate(event), origin: origin)
+    static func check(
+        _ event: Event, origin: String? = nil, consent: ConsentStatus? = nil, with validator: PlanValidator
+    ) -> Checked {
+        Checked(
+            kind: event.kind, name: event.name, violations: validator.validate(event, consent: consent), origin: origin)
     }
 
     mutating func add(_ events: [Checked]) {

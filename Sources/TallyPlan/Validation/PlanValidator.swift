@@ -84,6 +84,33 @@ public struct PlanValidator: Sendable {
         validate(event, index: nil)
     }
 
+    /// The violations of an event as a client delivered it, with the user's answer for its purpose then
+    /// (``Envelope/consent``): the violations of the event alone, and first a
+    /// ``PlanViolation/Kind/sentWithoutConsent`` when the plan says the event's purpose needs consent
+    /// (``TrackingPlan/consentRequired``) and the answer was ``ConsentStatus/denied`` or
+    /// ``ConsentStatus/notAsked``. A nil answer (nothing gated the purpose, or a record written before
+    /// recordings kept the answer) is not a violation.
+    ///
+    /// ```swift
+    /// let violations = validator.validate(record.event, consent: record.envelope.consent)
+    /// // [sentWithoutConsent: "sent while the user's consent was not_asked (consent required for advertising)..."]
+    /// ```
+    public func validate(_ event: Event, consent: ConsentStatus?) -> [PlanViolation] {
+        let found = validate(event, index: nil)
+        guard let consent, consent != .granted, plan.consentRequired.contains(event.purpose) else { return found }
+        return [
+            PlanViolation(
+                .sentWithoutConsent, eventName: event.reportName, eventKind: event.kind, path: "",
+                rule: "consent required for \(event.purpose)", actual: .string(consent.rawValue))
+        ] + found
+    }
+
+    /// The violations of a delivered event: ``validate(_:consent:)`` with its event and its
+    /// ``Envelope/consent``.
+    public func validate(_ envelope: Envelope) -> [PlanViolation] {
+        validate(envelope.event, consent: envelope.consent)
+    }
+
     /// The violations of every event, in order; each carries its event's ``PlanViolation/eventIndex``.
     ///
     /// This is what a test expectation over recorded events calls.

@@ -46,6 +46,12 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case personalDataUnmarked
         /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
+        /// The event went out while the user had denied its purpose (``Event/purpose``) or not answered for
+        /// it, and the plan says the purpose needs consent (``TrackingPlan/consentRequired``). Found in an
+        /// event delivered with its answer (``Envelope/consent``): ``PlanValidator/validate(_:consent:)``,
+        /// `tally validate` and `tally coverage` on recordings. ``PlanViolation/rule`` names the purpose,
+        /// ``PlanViolation/actual`` holds the answer. An event with no answer recorded is not one.
+        case sentWithoutConsent
         /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
         /// validation; events built by hand and checked directly can still carry them.)
         case nonFiniteNumber
@@ -115,6 +121,10 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
             return
                 "a value that looks like personal data (\(rule), not shown) is in a property the plan does not mark personal; mark it (personal: { kind: \(rule), rule: ... }) or stop sending it"
         case .formatMismatch: return "\(value) is not valid for \(rule)"
+        case .sentWithoutConsent:
+            let answer = actual?.stringValue ?? "unknown"
+            return
+                "sent while the user's consent was \(answer) (\(rule)); hold it until the user grants it, and drop it on denial"
         }
     }
 
