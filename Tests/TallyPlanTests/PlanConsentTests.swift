@@ -46,7 +46,9 @@ import Testing
         let url = try Fixtures.write(text)
         let lint = PlanTool.lint(path: url.path, today: "2026-11-27")
         #expect(lint.exitCode != 0)
-        #expect((lint.standardOutput + lint.standardError).contains("\(url.path):3:25: error: 'consent.required' cannot list 'necessary'"))
+        #expect(
+            (lint.standardOutput + lint.standardError).contains(
+                "\(url.path):3:25: error: 'consent.required' cannot list 'necessary'"))
         let notAList = PlanLoader.load(text: "version: 1\nconsent: { required: analytics }\nevents: []\n", file: "p")
         #expect(notAList.errors.map(\.message) == ["'consent.required' must be a list of strings, not \"analytics\""])
     }
@@ -79,7 +81,8 @@ import Testing
         // No answer: nothing gated it, or the record predates answers in recordings.
         #expect(validator.validate(Event("opened"), consent: nil).isEmpty)
         #expect(validator.validate(Event("receipt_sent").needing(.necessary), consent: .notAsked).isEmpty)
-        let ungated = PlanValidator(plan: try TrackingPlan(text: Self.plan.replacingOccurrences(of: "analytics, ", with: "")))
+        let ungated = PlanValidator(
+            plan: try TrackingPlan(text: Self.plan.replacingOccurrences(of: "analytics, ", with: "")))
         #expect(ungated.validate(Event("opened"), consent: .denied).isEmpty)
     }
 

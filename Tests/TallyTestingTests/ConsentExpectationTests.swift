@@ -32,7 +32,8 @@ import Testing
         memory.isExhaustive = false
         memory.log.append(envelope(Event("opened"), consent: .granted))
         memory.log.append(
-            envelope(Event("ad_clicked", ["campaign": "spring"]).needing(.advertising), consent: .notAsked, sequence: 2))
+            envelope(Event("ad_clicked", ["campaign": "spring"]).needing(.advertising), consent: .notAsked, sequence: 2)
+        )
         memory.log.append(envelope(Event("shared"), consent: .denied, sequence: 3))
         expectOneIssue(
             containing: [
@@ -87,7 +88,8 @@ import Testing
         let url = folder.file("app.jsonl")
         let lines =
             Record(envelope: envelope(Event("opened"), consent: .granted)).line
-            + Record(envelope: envelope(Event("ad_clicked").needing(.advertising), consent: .notAsked, sequence: 2)).line
+            + Record(envelope: envelope(Event("ad_clicked").needing(.advertising), consent: .notAsked, sequence: 2))
+            .line
         try Data(lines).write(to: url)
         let recording = RecordingReader(url: url)
         recording.isExhaustive = false

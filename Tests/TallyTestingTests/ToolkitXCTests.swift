@@ -109,7 +109,8 @@ final class ToolkitXCTests: XCTestCase {
             message.contains(
                 "Expected any event sent without consent for its purpose not to have been tracked, but 1 matching event was."
             ), message)
-        XCTAssertTrue(message.contains("[0] track ad_clicked (for advertising), delivered with consent denied"), message)
+        XCTAssertTrue(
+            message.contains("[0] track ad_clicked (for advertising), delivered with consent denied"), message)
     }
 
     func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {

@@ -85,7 +85,9 @@ extension PlanReader {
             case "required":
                 for (name, nameNode) in strings(value, "'consent.required'") ?? [] {
                     guard !name.isEmpty else {
-                        error("'consent.required' lists purposes by name, such as analytics; an empty name is not one", nameNode)
+                        error(
+                            "'consent.required' lists purposes by name, such as analytics; an empty name is not one",
+                            nameNode)
                         continue
                     }
                     guard ConsentPurpose(name) != .necessary else {

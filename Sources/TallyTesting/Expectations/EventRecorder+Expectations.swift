@@ -91,7 +91,8 @@ extension EventRecorder {
             // A matcher that reads consent names each match with the answer it was delivered with.
             let matches =
                 matcher.readsConsent
-                ? "Matching:\n" + matching.map { "  [\($0)] \(snapshot.describeDelivery($0))" }.joined(separator: "\n") + "\n\n"
+                ? "Matching:\n" + matching.map { "  [\($0)] \(snapshot.describeDelivery($0))" }.joined(separator: "\n")
+                    + "\n\n"
                 : ""
             reportFailure(
                 "Expected \(matcher) not to have been tracked, but \(matching.count) matching event\(matching.count == 1 ? " was" : "s were").\n\n"

@@ -29,7 +29,8 @@ struct Snapshot {
 
     /// Whether the event at `index` matches, with its envelope's consent when the matcher reads it.
     func matches(_ matcher: EventMatcher, at index: Int) -> Bool {
-        matcher.readsConsent ? matcher.matches(events[index], consent: consent(at: index)) : matcher.matches(events[index])
+        matcher.readsConsent
+            ? matcher.matches(events[index], consent: consent(at: index)) : matcher.matches(events[index])
     }
 
     /// The indices in scope whose event matches, in order.
