@@ -19,7 +19,7 @@ public final class EventLog: Sendable {
         var details: [Details] = []
         /// Each envelope's ``Envelope/consent``, or shorter (the rest are nil): empty until an envelope with
         /// an answer arrives, so a log whose envelopes carry none stores nothing for it.
-        var consents: [ConsentStatus?] = []
+        var consents: [DeliveredConsent?] = []
     }
 
     /// An envelope without its event and timestamp.
@@ -112,7 +112,7 @@ public final class EventLog: Sendable {
 
     /// Keeps the answer of the envelope about to take `position`, growing ``State/consents`` only when
     /// there is one.
-    private static func note(_ consent: ConsentStatus?, at position: Int, in state: inout State) {
+    private static func note(_ consent: DeliveredConsent?, at position: Int, in state: inout State) {
         guard consent != nil || !state.consents.isEmpty else { return }
         if state.consents.count < position {
             state.consents.append(contentsOf: repeatElement(nil, count: position - state.consents.count))
@@ -164,7 +164,7 @@ public final class EventLog: Sendable {
     }
 
     /// Events from `index` on with their envelopes' ``Envelope/consent``.
-    package func eventsAndConsents(from index: Int) -> [(event: Event, consent: ConsentStatus?)] {
+    package func eventsAndConsents(from index: Int) -> [(event: Event, consent: DeliveredConsent?)] {
         state.withLock { state in
             let start = min(max(0, index), state.ledger.count)
             return (start..<state.ledger.count).map { position in
@@ -240,7 +240,7 @@ public final class EventLog: Sendable {
 
     /// ``snapshot`` and each envelope's ``Envelope/consent`` (an array that may be shorter than the events:
     /// the rest are nil), taken together.
-    package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [ConsentStatus?]) {
+    package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [DeliveredConsent?]) {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents) }
     }
 }

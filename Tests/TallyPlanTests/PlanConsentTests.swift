@@ -75,21 +75,34 @@ import Testing
         #expect(validator.validate(envelope).map(\.kind) == [.sentWithoutConsent])
     }
 
+    @Test func anEventOfARequiredPurposeTheClientDidNotGateIsAViolation() throws {
+        let validator = PlanValidator(plan: try TrackingPlan(text: Self.plan))
+        let found = validator.validate(Event("opened"), consent: .notRequired)
+        #expect(found.map(\.kind) == [.sentWithoutConsent])
+        #expect(
+            found.first?.description
+                == #"track "opened": sent by a client that does not gate its purpose (consent required for analytics); add the purpose to the client's consentRequired"#
+        )
+        #expect(found.first?.actual == "not_required")
+    }
+
     @Test func grantedUnknownAndUngatedPurposesAreNot() throws {
         let validator = PlanValidator(plan: try TrackingPlan(text: Self.plan))
         #expect(validator.validate(Event("opened"), consent: .granted).isEmpty)
         // No answer: nothing gated it, or the record predates answers in recordings.
         #expect(validator.validate(Event("opened"), consent: nil).isEmpty)
         #expect(validator.validate(Event("receipt_sent").needing(.necessary), consent: .notAsked).isEmpty)
+        #expect(validator.validate(Event("receipt_sent").needing(.necessary), consent: .notRequired).isEmpty)
         let ungated = PlanValidator(
             plan: try TrackingPlan(text: Self.plan.replacingOccurrences(of: "analytics, ", with: "")))
         #expect(ungated.validate(Event("opened"), consent: .denied).isEmpty)
+        #expect(ungated.validate(Event("opened"), consent: .notRequired).isEmpty)
     }
 
     // MARK: Recordings
 
     /// A plan and a folder holding one recording, each event with its answer, recorded at `origin`.
-    static func setUp(_ events: [(Event, ConsentStatus?)], origin: String) throws -> (plan: String, folder: String) {
+    static func setUp(_ events: [(Event, DeliveredConsent?)], origin: String) throws -> (plan: String, folder: String) {
         let folder = try Fixtures.temporaryDirectory()
         let plan = folder.appendingPathComponent("plan.yaml")
         try Data(Self.plan.utf8).write(to: plan)
@@ -107,8 +120,8 @@ import Testing
         return (plan.path, recordings.path)
     }
 
-    static let recorded: [(Event, ConsentStatus?)] = [
-        (Event("opened"), nil),  // an older record, or a purpose nothing gated
+    static let recorded: [(Event, DeliveredConsent?)] = [
+        (Event("opened"), nil),  // an older record, or a client without consent
         (Event("opened"), .granted),
         (Event("ad_clicked").needing(.advertising), .notAsked),
         (Event("ad_clicked").needing(.advertising), .notAsked),
@@ -143,9 +156,41 @@ import Testing
             ), "\(coverage.standardError)")
     }
 
-    @Test func recordingsThatSayNothingOfConsentPass() throws {
+    @Test func aPurposeTheAppForgotToGateIsReportedByValidateAndCoverage() throws {
         let (plan, folder) = try Self.setUp(
-            [(Event("opened"), nil), (Event("ad_clicked").needing(.advertising), .granted)], origin: "T.swift:1")
+            [
+                (Event("opened"), .notRequired),
+                (Event("receipt_sent").needing(.necessary), .notRequired),
+                (Event("ad_clicked").needing(.advertising), .granted),
+            ], origin: "Tests/HomeTests.swift:12")
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                track "opened": 1 of 1 event breaks the plan
+                  ×1 Tests/HomeTests.swift:12: track "opened": sent by a client that does not gate its purpose (consent required for analytics); add the purpose to the client's consentRequired
+                Checked 3 events from 1 recording: 1 violation in 1 event
+
+                """, "\(output.standardOutput)")
+        let coverage = PlanTool.coverage(planPath: plan, recordings: [folder])
+        #expect(coverage.exitCode == 1)
+        #expect(
+            coverage.standardError.contains(
+                #"Tests/HomeTests.swift:12: error: sent without consent: track "opened": sent by a client that does not gate its purpose"#
+            ), "\(coverage.standardError)")
+    }
+
+    @Test func recordingsThatSayNothingOfConsentPass() throws {
+        // No `consent` member at all: a client without consent, or a recording from before it existed.
+        let (plan, folder) = try Self.setUp(
+            [(Event("opened"), nil), (Event("ad_clicked").needing(.advertising), nil)], origin: "T.swift:1")
+        #expect(PlanTool.validate(planPath: plan, recordings: [folder]).exitCode == 0)
+        #expect(PlanTool.coverage(planPath: plan, recordings: [folder]).exitCode == 0)
+    }
+
+    @Test func recordingsWithTheUsersGrantPass() throws {
+        let (plan, folder) = try Self.setUp(
+            [(Event("opened"), .granted), (Event("ad_clicked").needing(.advertising), .granted)], origin: "T.swift:1")
         #expect(PlanTool.validate(planPath: plan, recordings: [folder]).exitCode == 0)
         #expect(PlanTool.coverage(planPath: plan, recordings: [folder]).exitCode == 0)
     }

@@ -7,7 +7,7 @@ import Testing
 /// `.sentWithoutConsent`: what reached a destination while the user had denied its purpose or not
 /// answered, read from each envelope's consent, at the caller's line.
 @Suite(.exhaustive) struct ConsentExpectationTests {
-    private func envelope(_ event: Event, consent: ConsentStatus?, sequence: UInt64 = 1) -> Envelope {
+    private func envelope(_ event: Event, consent: DeliveredConsent?, sequence: UInt64 = 1) -> Envelope {
         Envelope(
             event: event, messageId: MessageID(prefix: 1, sequence: sequence),
             timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a", consent: consent)
@@ -66,11 +66,24 @@ import Testing
         expectOneIssue(
             containing: [
                 "Expected any event for advertising, analytics sent without the user's grant not to have been tracked, but 1 matching event was.",
-                "[0] track opened, delivered with no consent answer",
+                "[0] track opened, delivered with consent not_required",
             ], atLine: #line + 2
         ) {
             memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
         }
+    }
+
+    /// A client that uses no consent records none; the required purposes still catch what it sends.
+    @Test func aClientWithoutConsentIsCaughtByTheRequiredPurposesToo() async {
+        let memory = InMemoryDestination()
+        memory.isExhaustive = false
+        let analytics = AnalyticsClient(destinations: [memory])
+        analytics.track("opened")
+        await analytics.flush()
+        #expect(memory.expectNotTracked(.sentWithoutConsent))
+        expectOneIssue(
+            containing: ["[0] track opened, delivered with no consent recorded"], atLine: #line + 1
+        ) { memory.expectNotTracked(.sentWithoutConsent(for: [.analytics])) }
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)

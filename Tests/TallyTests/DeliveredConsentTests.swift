@@ -34,8 +34,8 @@ import Testing
         analytics.track("browsed")
         await analytics.flush()
         #expect(memory.events.map(\.name) == ["receipt_sent", "opened", "browsed"])
-        // `necessary` is not gated and was never answered: nothing to record for it.
-        #expect(memory.envelopes.map(\.consent) == [nil, .granted, .granted])
+        // `necessary` is not gated and was never answered: the client says so.
+        #expect(memory.envelopes.map(\.consent) == [.notRequired, .granted, .granted])
     }
 
     @Test func anAnswerGivenBeforeLaunchAndOneForAPurposeNotRequiredAreDelivered() async {
@@ -46,7 +46,38 @@ import Testing
         analytics.setConsent(.granted, for: .analytics)
         analytics.track("browsed")
         await analytics.flush()
-        #expect(memory.envelopes.map(\.consent) == [.granted, nil, .granted])
+        #expect(memory.envelopes.map(\.consent) == [.granted, .notRequired, .granted])
+    }
+
+    @Test func aPurposeMissingFromConsentRequiredIsDeliveredAsNotRequired() async {
+        // The usual regression: the app gates advertising but forgot analytics.
+        let memory = InMemoryDestination()
+        let analytics = client(memory, required: [.advertising])
+        analytics.track("opened")
+        analytics.track(Event("ad_clicked").needing(.advertising))
+        analytics.setConsent(.granted, for: .advertising)
+        await analytics.flush()
+        #expect(memory.events.map(\.name) == ["opened", "ad_clicked"])
+        #expect(memory.envelopes.map(\.consent) == [.notRequired, .granted])
+    }
+
+    @Test func anAnswerAloneTurnsTheRecordOn() async {
+        // Nothing required: events before the first answer carry none, those after carry what the client knew.
+        let memory = InMemoryDestination()
+        let analytics = AnalyticsClient(destinations: [memory])
+        analytics.track("opened")
+        analytics.setConsent(.denied, for: .advertising)
+        analytics.track("browsed")
+        analytics.track(Event("ad_clicked").needing(.advertising))
+        await analytics.flush()
+        #expect(memory.events.map(\.name) == ["opened", "browsed"])
+        #expect(memory.envelopes.map(\.consent) == [nil, .notRequired])
+    }
+
+    @Test func deliveredConsentStandsForTheUsersAnswer() {
+        #expect(ConsentStatus.allCases.map { DeliveredConsent($0).status } == ConsentStatus.allCases)
+        #expect(DeliveredConsent.notRequired.status == nil)
+        #expect(DeliveredConsent.allCases.map(\.rawValue) == ["granted", "denied", "not_asked", "not_required"])
     }
 
     // MARK: The record format
@@ -55,8 +86,8 @@ import Testing
         event: Event("ad_clicked").needing(.advertising), messageId: MessageID(prefix: 1, sequence: 1),
         timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a")
 
-    @Test(arguments: ConsentStatus.allCases)
-    func theAnswerIsWrittenAndReadBack(_ status: ConsentStatus) throws {
+    @Test(arguments: DeliveredConsent.allCases)
+    func theAnswerIsWrittenAndReadBack(_ status: DeliveredConsent) throws {
         var envelope = envelope
         envelope.consent = status
         let record = Record(envelope: envelope, source: "app", origin: "Tests/AdTests.swift:3")
@@ -69,7 +100,7 @@ import Testing
         #expect(fast.origin == "Tests/AdTests.swift:3")
     }
 
-    @Test func noAnswerIsNoMemberAndAnOlderRecordReadsAsNone() throws {
+    @Test func noConsentIsNoMemberAndAnOlderRecordReadsAsNone() throws {
         let line = Record(envelope: envelope, source: "app").line
         #expect(!String(decoding: line, as: UTF8.self).contains("consent"))
         #expect(try Record(line: line).envelope.consent == nil)
@@ -82,7 +113,7 @@ import Testing
     func anUnknownAnswerIsAClearError(_ value: String) {
         let line = Array(#"{"tally_record":1,"kind":"track","name":"opened","consent":\#(value)}"#.utf8)
         let expected = RecordError(
-            #""consent" must be one of "granted", "denied", "not_asked", not \#(value)"#)
+            #""consent" must be one of "granted", "denied", "not_asked", "not_required", not \#(value)"#)
         #expect(throws: expected) { try Record(line: line) }
         #expect(throws: expected) { try line.withUnsafeBufferPointer { try Record.delivered(fromLine: $0) } }
     }

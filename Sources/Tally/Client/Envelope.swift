@@ -25,17 +25,18 @@ public struct Envelope: Sendable, Hashable {
     /// The names of the destinations this event may reach, or nil for all of them. Set by routing
     /// processors.
     public var destinations: Set<String>?
-    /// The user's answer for the event's purpose (``Event/purpose``) when the client handed the event to
-    /// its destinations, or nil when the client had nothing to go by: the app never answered for that
-    /// purpose and it is not in ``AnalyticsClient/Configuration/consentRequired``.
+    /// What the client knew of the user's consent for the event's purpose (``Event/purpose``) when it handed
+    /// the event to its destinations, or nil when the client uses no consent at all.
     ///
-    /// A client delivers an event only when its purpose is granted or not gated, so the envelopes it hands
-    /// over carry ``ConsentStatus/granted`` (events held until the user agreed included) or nil. A
-    /// ``ConsentStatus/denied`` or ``ConsentStatus/notAsked`` answer here means the event went out without
-    /// consent by another way, such as a wrapper that bypasses the client or a hand-written recording: the
-    /// test kit's `EventMatcher.sentWithoutConsent` and `tally validate` report it. Recordings keep it
-    /// (`"consent"`); records written before it existed have none.
-    public var consent: ConsentStatus?
+    /// A client that uses consent (a purpose in ``AnalyticsClient/Configuration/consentRequired``, or any
+    /// answer given) sets it on every envelope it delivers: ``DeliveredConsent/granted`` (events held until
+    /// the user agreed included), or ``DeliveredConsent/notRequired`` for a purpose it does not gate. A
+    /// client without consent leaves it nil and does no per-event work for it. ``DeliveredConsent/denied``
+    /// or ``DeliveredConsent/notAsked`` here means the event went out past the client's gate, such as
+    /// through a wrapper that calls a destination directly or in a hand-written recording: the test kit's
+    /// `EventMatcher.sentWithoutConsent` and `tally validate` report it. Recordings keep it (`"consent"`);
+    /// records written before it existed, or by a client without consent, have none.
+    public var consent: DeliveredConsent?
 
     /// The id that names the user: ``userId`` when known, else ``anonymousId``.
     public var distinctId: String { userId ?? anonymousId }
@@ -72,7 +73,7 @@ extension Envelope {
     public init(
         event: Event, messageId: MessageID, timestamp: Date, userId: String? = nil, anonymousId: String,
         context: [String: PropertyValue] = [:], destinations: Set<String>? = nil, origin: Origin = .app,
-        consent: ConsentStatus? = nil
+        consent: DeliveredConsent? = nil
     ) {
         self.init(
             origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: userId,

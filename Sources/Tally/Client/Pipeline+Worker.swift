@@ -145,14 +145,14 @@ extension Pipeline {
     /// Not a drop: the event moved into the consent hold.
     private static let held = DropReason(rawValue: "")
 
-    /// Lets the event through when the user granted its purpose or nothing gates it (nil, with the answer
-    /// in ``Envelope/consent``), drops it when they denied it, or
+    /// Lets the event through when the user granted its purpose or nothing gates it (nil, with what the
+    /// client knew in ``Envelope/consent``), drops it when they denied it, or
     /// moves it into the hold (``held``) while they have not answered, or drops it when the hold is full.
+    /// Only called once the app uses consent (``ConsentGate/isOpen`` is false).
     private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> DropReason? {
         let answer = gate.answer(for: item.envelope!.event.purpose)
-        switch answer ?? .granted {
-        case .granted:
-            // What the user said, or nil when nothing gates the purpose.
+        switch answer {
+        case .granted, .notRequired:
             item.envelope!.consent = answer
             return nil
         case .denied:

@@ -28,9 +28,10 @@ struct ConsentGate {
     }
 
     /// What a delivered event of `purpose` carries as its ``Envelope/consent``: the user's answer, else
-    /// ``ConsentStatus/notAsked`` for a required purpose, else nil (nothing gates it).
-    func answer(for purpose: ConsentPurpose) -> ConsentStatus? {
-        answers[purpose] ?? (required.contains(purpose) ? .notAsked : nil)
+    /// ``DeliveredConsent/notAsked`` for a required purpose, else ``DeliveredConsent/notRequired``.
+    func answer(for purpose: ConsentPurpose) -> DeliveredConsent {
+        if let answer = answers[purpose] { return DeliveredConsent(answer) }
+        return required.contains(purpose) ? .notAsked : .notRequired
     }
 
     /// Whether the hold has no room for another event.

@@ -19,7 +19,7 @@ import Foundation
 /// | `message_id`, `timestamp`, `anonymous_id`, `user_id`, `context` | what the client added (``Envelope``) |
 /// | `source` | who wrote the line, such as the process name or a test's name |
 /// | `purpose` | optional: the event's consent purpose (``Event/purpose``); absent for ``ConsentPurpose/analytics``, the default |
-/// | `consent` | optional: the user's answer for the event's purpose when the client delivered it (``Envelope/consent``), `granted`, `denied` or `not_asked`; absent when nothing gated the purpose, and in records written before Tally recorded it |
+/// | `consent` | optional: what the client knew of the user's consent for the event's purpose when it delivered it (``Envelope/consent``): `granted`, `denied`, `not_asked`, or `not_required` when the client did not gate the purpose; absent when the client used no consent, and in records written before Tally recorded it |
 /// | `origin` | optional: the source location (`path:line`) of the code that recorded the event, such as the line that created a test's spy; absent when unknown (readers of older versions ignore it) |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
@@ -115,7 +115,7 @@ public struct Record: Sendable, Hashable {
     /// - Throws: ``RecordError`` when the line is not JSON (strings must be valid UTF-8, values nested at
     ///   most ``PropertyValue/maximumDepth`` levels), not an object, has another version, lacks `kind` or
     ///   `name`, has `properties` or `context` that are not objects, or a `consent` other than `granted`,
-    ///   `denied` or `not_asked`.
+    ///   `denied`, `not_asked` or `not_required`.
     public init(line: some Collection<UInt8>) throws(RecordError) {
         let parsed: Fields
         do {
@@ -242,7 +242,7 @@ extension Record {
     /// - Throws: ``RecordError`` as ``init(line:)`` does.
     package static func delivered(
         fromLine line: UnsafeBufferPointer<UInt8>
-    ) throws(RecordError) -> (event: Event, origin: String?, consent: ConsentStatus?) {
+    ) throws(RecordError) -> (event: Event, origin: String?, consent: DeliveredConsent?) {
         var origin: String?
         var version: Int?
         var kindName: String?
@@ -299,10 +299,10 @@ extension Record {
     }
 
     /// The answer a `consent` member holds: nil when absent or `null`.
-    private static func consent(_ value: PropertyValue?) throws(RecordError) -> ConsentStatus? {
+    private static func consent(_ value: PropertyValue?) throws(RecordError) -> DeliveredConsent? {
         guard let value, !value.isNull else { return nil }
-        guard let text = value.stringValue, let status = ConsentStatus(rawValue: text) else {
-            let names = ConsentStatus.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let text = value.stringValue, let status = DeliveredConsent(rawValue: text) else {
+            let names = DeliveredConsent.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
             throw RecordError("\"consent\" must be one of \(names), not \(value.jsonString)")
         }
         return status

@@ -65,7 +65,7 @@ struct ValidationReport {
 
     /// Validates `event` against `validator`, keeping only what the report needs.
     static func check(
-        _ event: Event, origin: String? = nil, consent: ConsentStatus? = nil, with validator: PlanValidator
+        _ event: Event, origin: String? = nil, consent: DeliveredConsent? = nil, with validator: PlanValidator
     ) -> Checked {
         Checked(
             kind: event.kind, name: event.name, violations: validator.validate(event, consent: consent), origin: origin)

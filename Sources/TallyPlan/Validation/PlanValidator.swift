@@ -84,18 +84,19 @@ public struct PlanValidator: Sendable {
         validate(event, index: nil)
     }
 
-    /// The violations of an event as a client delivered it, with the user's answer for its purpose then
-    /// (``Envelope/consent``): the violations of the event alone, and first a
+    /// The violations of an event as a client delivered it, with what the client knew of the user's consent
+    /// for its purpose then (``Envelope/consent``): the violations of the event alone, and first a
     /// ``PlanViolation/Kind/sentWithoutConsent`` when the plan says the event's purpose needs consent
-    /// (``TrackingPlan/consentRequired``) and the answer was ``ConsentStatus/denied`` or
-    /// ``ConsentStatus/notAsked``. A nil answer (nothing gated the purpose, or a record written before
-    /// recordings kept the answer) is not a violation.
+    /// (``TrackingPlan/consentRequired``) and it went out without the user's grant:
+    /// ``DeliveredConsent/denied``, ``DeliveredConsent/notAsked``, or ``DeliveredConsent/notRequired`` (the
+    /// client did not gate a purpose the plan gates). A nil consent (a client that uses no consent, or a
+    /// record written before recordings kept it) is not a violation: there is nothing to go by.
     ///
     /// ```swift
     /// let violations = validator.validate(record.event, consent: record.envelope.consent)
     /// // [sentWithoutConsent: "sent while the user's consent was not_asked (consent required for advertising)..."]
     /// ```
-    public func validate(_ event: Event, consent: ConsentStatus?) -> [PlanViolation] {
+    public func validate(_ event: Event, consent: DeliveredConsent?) -> [PlanViolation] {
         let found = validate(event, index: nil)
         guard let consent, consent != .granted, plan.consentRequired.contains(event.purpose) else { return found }
         return [

@@ -46,11 +46,14 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case personalDataUnmarked
         /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
-        /// The event went out while the user had denied its purpose (``Event/purpose``) or not answered for
-        /// it, and the plan says the purpose needs consent (``TrackingPlan/consentRequired``). Found in an
-        /// event delivered with its answer (``Envelope/consent``): ``PlanValidator/validate(_:consent:)``,
+        /// The plan says the event's purpose (``Event/purpose``) needs consent
+        /// (``TrackingPlan/consentRequired``), and the event went out without the user's grant: while they
+        /// had denied it or not answered, or from a client that did not gate the purpose at all
+        /// (``DeliveredConsent/notRequired``: it is missing from the client's `consentRequired`). Found in
+        /// an event delivered with its consent (``Envelope/consent``): ``PlanValidator/validate(_:consent:)``,
         /// `tally validate` and `tally coverage` on recordings. ``PlanViolation/rule`` names the purpose,
-        /// ``PlanViolation/actual`` holds the answer. An event with no answer recorded is not one.
+        /// ``PlanViolation/actual`` holds the recorded consent. An event with none recorded (a client without
+        /// consent, or an older recording) is not one.
         case sentWithoutConsent
         /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
         /// validation; events built by hand and checked directly can still carry them.)
@@ -123,6 +126,10 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case .formatMismatch: return "\(value) is not valid for \(rule)"
         case .sentWithoutConsent:
             let answer = actual?.stringValue ?? "unknown"
+            guard answer != DeliveredConsent.notRequired.rawValue else {
+                return
+                    "sent by a client that does not gate its purpose (\(rule)); add the purpose to the client's consentRequired"
+            }
             return
                 "sent while the user's consent was \(answer) (\(rule)); hold it until the user grants it, and drop it on denial"
         }

@@ -21,7 +21,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     private let predicate: @Sendable (Event) -> Bool
     /// For matchers about how an event was delivered (``sentWithoutConsent``): whether an event matches,
     /// given its envelope's ``Envelope/consent``. Nil for matchers about what the app said.
-    private let deliveredPredicate: (@Sendable (Event, ConsentStatus?) -> Bool)?
+    private let deliveredPredicate: (@Sendable (Event, DeliveredConsent?) -> Bool)?
 
     /// Creates a matcher from a predicate.
     ///
@@ -45,7 +45,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// `delivered` says so with no consent.
     private init(
         _ description: String, template: Event? = nil, isPartial: Bool = false,
-        delivered: @escaping @Sendable (Event, ConsentStatus?) -> Bool
+        delivered: @escaping @Sendable (Event, DeliveredConsent?) -> Bool
     ) {
         self.description = description
         self.template = template
@@ -63,7 +63,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     public func matches(_ envelope: Envelope) -> Bool { matches(envelope.event, consent: envelope.consent) }
 
     /// Whether an event delivered with `consent` matches.
-    package func matches(_ event: Event, consent: ConsentStatus?) -> Bool {
+    package func matches(_ event: Event, consent: DeliveredConsent?) -> Bool {
         deliveredPredicate?(event, consent) ?? predicate(event)
     }
 
@@ -138,8 +138,8 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Matches events delivered without consent for their purpose: whose envelope's ``Envelope/consent``
-    /// says the user had denied the purpose (``ConsentStatus/denied``) or not answered
-    /// (``ConsentStatus/notAsked``). On a destination's recorder, in exhaustive mode or not, it proves that
+    /// says the user had denied the purpose (`DeliveredConsent.denied`) or not answered
+    /// (`DeliveredConsent.notAsked`). On a destination's recorder, in exhaustive mode or not, it proves that
     /// nothing went out before or against the user's answer:
     ///
     /// ```swift
@@ -147,9 +147,10 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// ```
     ///
     /// A client never delivers such an event itself, so this catches what bypasses its consent gate (a
-    /// wrapper calling a destination directly) and recordings written elsewhere. An event delivered with no
-    /// answer (nothing gated its purpose) does not match: to catch a purpose the client forgot to gate, use
-    /// ``sentWithoutConsent(for:)``. Spies (`AnalyticsSpy`) see what the app said, not what was
+    /// wrapper calling a destination directly) and recordings written elsewhere. An event of a purpose the
+    /// client does not gate (`DeliveredConsent.notRequired`) or delivered with no consent at all does not
+    /// match, as this matcher does not know which purposes need consent: to catch a purpose the client
+    /// forgot to gate, use ``sentWithoutConsent(for:)``. Spies (`AnalyticsSpy`) see what the app said, not what was
     /// delivered, so nothing they record matches.
     public static var sentWithoutConsent: EventMatcher {
         EventMatcher("any event sent without consent for its purpose") { _, consent in
@@ -157,9 +158,9 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Matches events of `purposes` delivered without the user's grant: with consent
-    /// ``ConsentStatus/denied``, ``ConsentStatus/notAsked``, or none at all (the client did not gate the
-    /// purpose, as when it is missing from `consentRequired`). Give it the purposes your tracking plan says
+    /// Matches events of `purposes` delivered without the user's grant: with consent `denied`, `notAsked`,
+    /// `notRequired` (the client did not gate the purpose, as when it is missing from `consentRequired`), or
+    /// none at all (a client that uses no consent). Give it the purposes your tracking plan says
     /// need consent (`plan.consentRequired` in TallyPlan):
     ///
     /// ```swift

@@ -11,7 +11,7 @@ struct Snapshot {
     let events: [Event]
     let accounted: [Bool]
     /// Each envelope's ``Envelope/consent``; shorter than `events` when the rest are nil.
-    let consents: [ConsentStatus?]
+    let consents: [DeliveredConsent?]
     /// The first index in scope.
     let start: Int
 
@@ -25,7 +25,7 @@ struct Snapshot {
 
     func event(at index: Int) -> Event { events[index] }
     func isAccountedFor(_ index: Int) -> Bool { index < accounted.count && accounted[index] }
-    func consent(at index: Int) -> ConsentStatus? { index < consents.count ? consents[index] : nil }
+    func consent(at index: Int) -> DeliveredConsent? { index < consents.count ? consents[index] : nil }
 
     /// Whether the event at `index` matches, with its envelope's consent when the matcher reads it.
     func matches(_ matcher: EventMatcher, at index: Int) -> Bool {
@@ -42,7 +42,7 @@ struct Snapshot {
     /// How failure messages of matchers that read consent name the event at `index`: the event, and the
     /// consent it was delivered with.
     func describeDelivery(_ index: Int) -> String {
-        guard let consent = consent(at: index) else { return "\(events[index]), delivered with no consent answer" }
+        guard let consent = consent(at: index) else { return "\(events[index]), delivered with no consent recorded" }
         return "\(events[index]), delivered with consent \(consent)"
     }
 
