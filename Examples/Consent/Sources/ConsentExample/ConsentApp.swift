@@ -11,6 +11,9 @@ import CryptoKit
 /// different purposes.
 ///
 /// Everything privacy-related comes from the app's tracking plan (`Examples/Consent/tracking-plan.yaml`):
+/// - the purposes that need the user's answer (`consent: { required: [analytics, advertising] }`), given to
+///   the client as `Configuration.consentRequired`, so every event it delivers records whether the user
+///   granted its purpose or the client did not gate it (`Envelope.consent`);
 /// - each event's purpose, which the client holds until the user answers, releases on a grant and drops on
 ///   a denial;
 /// - the purposes each vendor may receive (`destinations:`), given to the client as
@@ -65,7 +68,8 @@ public final class ConsentApp: Sendable {
         precondition(product.name == Self.productVendor && ads.name == Self.adsVendor, "the vendors' names")
         let plan = try TrackingPlan(contentsOf: Self.planURL(for: regression))
         var configuration = AnalyticsClient.Configuration()
-        configuration.consentRequired = regression == .sentBeforeConsent ? [.advertising] : [.analytics, .advertising]
+        configuration.consentRequired =
+            regression == .sentBeforeConsent ? plan.consentRequired.subtracting([.analytics]) : plan.consentRequired
         configuration.consentStore = consentStore
         configuration.purposesByDestination = plan.destinations
         if regression == .vendorGivenPurpose {

@@ -2,8 +2,9 @@
 /// (issue 25). Production code passes `nil`; only `ConsentRegressionTests` and
 /// `.ci/check-consent-example` plant one.
 public enum Regression: String, Sendable, CaseIterable {
-    /// The client forgets that analytics needs consent: analytics events reach the product vendor before
-    /// the user answers the dialog.
+    /// The client forgets that analytics needs consent (it drops it from the plan's `consent.required`):
+    /// analytics events reach the product vendor before the user answers the dialog, recorded as not gated
+    /// (`Envelope.consent` is `notRequired`).
     case sentBeforeConsent = "sent-before-consent"
     /// The client forgets the plan's personal-data rules: the e-mail address and the feedback text leave
     /// the app as the user typed them.

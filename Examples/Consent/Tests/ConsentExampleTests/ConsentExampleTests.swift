@@ -32,6 +32,9 @@ struct ConsentExampleTests {
         await app.flush()
 
         #expect(app.analytics.statistics.heldForConsent == 0)
+        // Every event of a purpose the plan gates went out with the user's grant, never ungated.
+        product.expectNotTracked(.sentWithoutConsent(for: app.plan.consentRequired))
+        ads.expectNotTracked(.sentWithoutConsent(for: app.plan.consentRequired))
         ads.expectEvents([.adClicked])
         product.expectEvents([
             .promptShown, .trackingAnswered(.notAsked), .trackingAnswered(.granted), .consentAnswered(true),
@@ -90,6 +93,13 @@ struct ConsentExampleTests {
         let plan = PlanValidator(plan: app.plan)
         product.expectValid(against: plan)
         ads.expectValid(against: plan)
+        // What `tally validate` checks on the recorded session: each gated purpose went out granted.
+        product.expectNotTracked(.sentWithoutConsent(for: app.plan.consentRequired))
+        ads.expectNotTracked(.sentWithoutConsent(for: app.plan.consentRequired))
+        // The necessary events are not gated, and say so; the rest waited for the grant.
+        #expect(
+            product.envelopes.map(\.consent)
+                == [.notRequired, .notRequired, .notRequired, .granted, .granted, .granted, .granted])
         product.expectEvents(Event.scriptedSessionAtProduct)
         ads.expectEvents([.adClicked])
     }
@@ -99,6 +109,7 @@ struct ConsentExampleTests {
     /// purpose no vendor may receive).
     @Test func thePlanTheAppRunsOnLintsClean() throws {
         let app = try ConsentApp(product: product, ads: ads)
+        #expect(app.plan.consentRequired == [.analytics, .advertising])
         #expect(app.plan.privacyDiagnostics().map(\.description) == [])
         let loaded = PlanLoader.load(contentsOf: ConsentApp.planURL(for: app.regression))
         #expect(loaded.diagnostics.map(\.description) == [])

@@ -30,6 +30,8 @@ struct ConsentRegressionTests {
 
         // must fail on the next line: Expected any event for analytics not to have been tracked, but 2 matching events were.
         product.expectNotTracked(.purpose(.analytics))
+        // must fail on the next line: Expected any event for advertising, analytics sent without the user's grant not to have been tracked, but 2 matching events were.
+        product.expectNotTracked(.sentWithoutConsent(for: app.plan.consentRequired))
     }
 
     /// A personal property unredacted: the client no longer applies the plan's personal-data rules.
@@ -59,7 +61,7 @@ struct ConsentRegressionTests {
     /// `tally lint` catches it in CI (the script checks that too); here TallyPlan's lint API does.
     @Test func anExpiredEventStillSent() throws {
         let app = try ConsentApp(product: product, ads: ads, regression: .expiredEventSent)
-        // must fail on the next line: expired-plan.yaml:55:5: error: Event \'promo_banner_shown\' expired on 2024-01-31
+        // must fail on the next line: expired-plan.yaml:56:5: error: Event \'promo_banner_shown\' expired on 2024-01-31
         #expect(app.plan.privacyDiagnostics().map(\.description) == [])
     }
 }
