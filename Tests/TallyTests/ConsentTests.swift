@@ -114,6 +114,25 @@ import Testing
         #expect(analytics.statistics.heldForConsent == 0)
     }
 
+    @Test func whatWaitsWhenTheUserSignsOutIsDroppedNotFiledUnderTheNextUser() async {
+        let memory = InMemoryDestination()
+        let analytics = client([memory])
+        analytics.identify(userId: "user-42")
+        analytics.track("opened")
+        analytics.track("browsed")
+        analytics.reset()
+        analytics.track("welcome_shown")
+        analytics.setConsent(.granted, for: .analytics)
+        await analytics.flush()
+        #expect(memory.events.map(\.name) == ["welcome_shown"])
+        #expect(memory.envelopes.allSatisfy { $0.userId == nil })
+        #expect(memory.resetCount == 1)
+        let statistics = analytics.statistics
+        #expect(statistics.dropped == [.resetWhileHeld: 3])
+        #expect(statistics.heldForConsent == 0)
+        #expect(statistics.accounted(at: "memory") == statistics.tracked)
+    }
+
     @Test func aDestinationReceivesOnlyThePurposesItIsAllowed() async {
         let product = InMemoryDestination(name: "product")
         let ads = InMemoryDestination(name: "ads")

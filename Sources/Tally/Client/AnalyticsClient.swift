@@ -81,6 +81,9 @@ public final class AnalyticsClient: AnalyticsTracking {
 
     /// Clears the user id and traits and starts a new anonymous id, saved through the identity store, and
     /// asks each destination to forget the user too (``Destination/reset()``), in order with the events.
+    ///
+    /// Events still waiting in the consent hold for the user's answer are dropped and counted under
+    /// ``DropReason/resetWhileHeld``: they belong to the user who signed out.
     public func reset() {
         pipeline.resetIdentity()
     }

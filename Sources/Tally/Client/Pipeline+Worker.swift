@@ -118,7 +118,12 @@ extension Pipeline {
                     let unanswered = gate.dropAll()
                     if unanswered > 0 { drops[.consentNotGiven, default: 0] += unanswered }
                     continue
-                case .dropped, .reset:
+                case .reset:
+                    // What waits was tracked for the user who signed out: never released after their reset.
+                    let unanswered = gate.dropAll()
+                    if unanswered > 0 { drops[.resetWhileHeld, default: 0] += unanswered }
+                    continue
+                case .dropped:
                     continue
                 }
                 events += 1

@@ -48,6 +48,10 @@ public struct DropReason: RawRepresentable, Sendable, Hashable, CustomStringConv
     public static let consentHoldFull = DropReason(rawValue: "consent_hold_full")
     /// The event still waited for the user's answer when the client shut down.
     public static let consentNotGiven = DropReason(rawValue: "consent_not_given")
+    /// The event still waited for the user's answer when the app called ``AnalyticsClient/reset()``: the
+    /// user it was tracked for signed out before answering. Released later, it would reach vendor SDKs that
+    /// keep their own identity after their reset, and be filed under the next user.
+    public static let resetWhileHeld = DropReason(rawValue: "reset_while_held")
     /// The destination is not allowed the event's purpose
     /// (``AnalyticsClient/Configuration/purposesByDestination``). Counted in that destination's
     /// ``DestinationStatistics/dropped``.
