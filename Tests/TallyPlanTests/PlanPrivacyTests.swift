@@ -105,4 +105,66 @@ import Testing
         #expect(source.contains(#"Event(kind: .track, name: "receipt_sent", purpose: "necessary")"#))
         #expect(!source.contains(#"name: "signed_up", properties: properties, purpose"#))
     }
+    // MARK: Destination domains
+
+    @Test func aDestinationNamesTheHostsItSendsTo() throws {
+        let plan = try TrackingPlan(
+            text: """
+                version: 1
+                destinations:
+                  product: { purposes: [analytics], domains: [api.product.example] }
+                  ads: { purposes: [advertising], domains: [Track.Ads.example, pixel.ads.example] }
+                  console: { purposes: [analytics] }
+                events: []
+                """)
+        #expect(plan.destinations == ["product": [.analytics], "ads": [.advertising], "console": [.analytics]])
+        // Host names are case-insensitive: the plan keeps them lowercased.
+        #expect(
+            plan.destinationDomains == [
+                "product": ["api.product.example"], "ads": ["track.ads.example", "pixel.ads.example"],
+            ])
+    }
+
+    @Test func aDomainThatIsNotAHostNameIsAnErrorAtItsLine() throws {
+        let text = """
+            version: 1
+            destinations:
+              a: { purposes: [analytics], domains: ["https://api.a.example/v1"] }
+              b: { purposes: [analytics], domains: ["api.b.example:443"] }
+              c: { purposes: [analytics], domains: [api.c.example/upload] }
+              d: { purposes: [analytics], domains: [""] }
+              e: { purposes: [analytics], domains: ["api e.example"] }
+              f: { purposes: [analytics], domains: api.f.example }
+              g: { purposes: [analytics], domains: [[api.g.example]] }
+            events: []
+            """
+        let result = PlanLoader.load(text: text, file: "plan.yaml")
+        #expect(result.plan == nil)
+        #expect(
+            result.diagnostics.map(\.description) == [
+                #"plan.yaml:3:41: error: 'domains' lists host names, not URLs, paths or ports: write "api.a.example", not "https://api.a.example/v1""#,
+                #"plan.yaml:4:41: error: 'domains' lists host names, not URLs, paths or ports: write "api.b.example", not "api.b.example:443""#,
+                #"plan.yaml:5:41: error: 'domains' lists host names, not URLs, paths or ports: write "api.c.example", not "api.c.example/upload""#,
+                "plan.yaml:6:41: error: 'domains' lists host names, such as track.ads.example; an empty one is not one",
+                #"plan.yaml:7:41: error: 'domains' lists host names, which hold no spaces: "api e.example""#,
+                #"plan.yaml:8:40: error: 'domains' must be a list of strings, not "api.f.example""#,
+                "plan.yaml:9:41: error: Each entry of 'domains' must be a string, not a list",
+            ])
+    }
+
+    @Test func aHostSharedByATrackingAndANonTrackingDestinationIsAnError() throws {
+        let text = """
+            version: 1
+            destinations:
+              product: { purposes: [analytics], domains: [api.vendor.example, api.product.example] }
+              ads: { purposes: [advertising], domains: [api.vendor.example] }
+            events: []
+            """
+        let result = PlanLoader.load(text: text, file: "plan.yaml")
+        #expect(result.plan == nil)
+        #expect(
+            result.diagnostics.map(\.description) == [
+                "plan.yaml:3:47: error: Domain 'api.vendor.example' of destination 'product' is also a domain of 'ads', which receives advertising: the privacy manifest must list it in NSPrivacyTrackingDomains, and iOS then blocks product's uploads to it until the user allows tracking; give them different hosts"
+            ])
+    }
 }

@@ -208,4 +208,183 @@ import Testing
             try manifest.gaps(in: array)
         }
     }
+    // MARK: Tracking domains
+
+    /// Two destinations that name their hosts: `ads` receives advertising (tracking), `product` does not.
+    static let domainsPlan = """
+        version: 1
+        destinations:
+          product: { purposes: [analytics, necessary], domains: [api.product.example] }
+          ads: { purposes: [advertising], domains: [track.ads.example, pixel.ads.example] }
+        events:
+          - name: app_opened
+            description: The app opened.
+          - name: ad_clicked
+            description: The user opened an ad.
+            purpose: advertising
+
+        """
+
+    /// An app's manifest that declares what `domainsPlan` collects, with `domains` as its tracking domains
+    /// (nil: no `NSPrivacyTrackingDomains` key).
+    static func appManifest(trackingDomains domains: [String]?) -> Data {
+        let list = domains.map { domains in
+            "<key>NSPrivacyTrackingDomains</key><array>"
+                + domains.map { "<string>\($0)</string>" }.joined() + "</array>"
+        }
+        return Data(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>NSPrivacyTracking</key><true/>
+                \(list ?? "")
+                <key>NSPrivacyCollectedDataTypes</key>
+                <array>
+                    <dict>
+                        <key>NSPrivacyCollectedDataType</key><string>NSPrivacyCollectedDataTypeProductInteraction</string>
+                        <key>NSPrivacyCollectedDataTypeLinked</key><false/>
+                        <key>NSPrivacyCollectedDataTypeTracking</key><true/>
+                        <key>NSPrivacyCollectedDataTypePurposes</key>
+                        <array>
+                            <string>NSPrivacyCollectedDataTypePurposeAnalytics</string>
+                            <string>NSPrivacyCollectedDataTypePurposeThirdPartyAdvertising</string>
+                        </array>
+                    </dict>
+                </array>
+            </dict>
+            </plist>
+            """.utf8)
+    }
+
+    /// What iOS does with a domain listed there, said where it matters.
+    static let productListed =
+        "api.product.example (destination product) is listed in NSPrivacyTrackingDomains, but product receives no advertising: iOS blocks its uploads until the user allows tracking; remove it"
+
+    @Test func theTrackingDestinationsDomainsAreTheTrackingDomains() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.domainsPlan))
+        #expect(manifest.trackingDomains == ["pixel.ads.example", "track.ads.example"])
+        #expect(manifest.nonTrackingDomains == ["api.product.example": ["product"]])
+        let data = Data(manifest.propertyListText.utf8)
+        let read = try #require(
+            try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        #expect(read["NSPrivacyTrackingDomains"] as? [String] == ["pixel.ads.example", "track.ads.example"])
+        #expect(try manifest.gaps(in: data).isEmpty)
+        // A plan whose destinations name no hosts writes no NSPrivacyTrackingDomains.
+        let none = PrivacyManifest(plan: try TrackingPlan(text: Self.plan))
+        #expect(none.trackingDomains.isEmpty)
+        #expect(none.propertyList["NSPrivacyTrackingDomains"] == nil)
+        #expect(!none.propertyListText.contains("NSPrivacyTrackingDomains"))
+    }
+
+    @Test func aTrackingDomainTheAppsFileLacksIsAGap() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.domainsPlan))
+        #expect(
+            try manifest.gaps(in: Self.appManifest(trackingDomains: nil)) == [
+                "NSPrivacyTrackingDomains lacks pixel.ads.example (destination ads, which receives advertising)",
+                "NSPrivacyTrackingDomains lacks track.ads.example (destination ads, which receives advertising)",
+            ])
+        #expect(
+            try manifest.gaps(in: Self.appManifest(trackingDomains: ["track.ads.example"])) == [
+                "NSPrivacyTrackingDomains lacks pixel.ads.example (destination ads, which receives advertising)"
+            ])
+        // Host names are case-insensitive; the file may list more domains than the plan knows.
+        let covered = Self.appManifest(trackingDomains: ["Pixel.Ads.Example", "track.ads.example", "cdn.ads.example"])
+        #expect(try manifest.gaps(in: covered).isEmpty)
+    }
+
+    @Test func aNonTrackingDestinationsDomainListedAsTrackingIsAGapThatSaysWhatIOSDoes() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.domainsPlan))
+        let listed = Self.appManifest(trackingDomains: [
+            "pixel.ads.example", "track.ads.example", "API.product.example",
+        ])
+        #expect(try manifest.gaps(in: listed) == [Self.productListed])
+        // Merging removes nothing, so the gap stays.
+        let (text, added) = try manifest.merged(into: listed)
+        #expect(added.isEmpty)
+        #expect(try manifest.gaps(in: Data(text.utf8)) == [Self.productListed])
+    }
+
+    @Test func mergingAddsTheMissingTrackingDomainsAndRemovesNone() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.domainsPlan))
+        let (text, added) = try manifest.merged(
+            into: Self.appManifest(trackingDomains: ["cdn.ads.example", "track.ads.example"]))
+        #expect(added == ["NSPrivacyTrackingDomains: pixel.ads.example"])
+        let merged = Data(text.utf8)
+        let root = try #require(try PropertyListSerialization.propertyList(from: merged, format: nil) as? [String: Any])
+        #expect(
+            root["NSPrivacyTrackingDomains"] as? [String] == [
+                "cdn.ads.example", "track.ads.example", "pixel.ads.example",
+            ])
+        #expect(try manifest.gaps(in: merged).isEmpty)
+        #expect(try manifest.merged(into: merged).added.isEmpty)
+        // A file without the key gains it.
+        let fresh = try manifest.merged(into: Self.appManifest(trackingDomains: nil))
+        #expect(
+            fresh.added == [
+                "NSPrivacyTrackingDomains: pixel.ads.example", "NSPrivacyTrackingDomains: track.ads.example",
+            ])
+    }
+
+    @Test func trackingDomainsThatAreNotAListAreRefused() throws {
+        let manifest = PrivacyManifest(plan: try TrackingPlan(text: Self.domainsPlan))
+        let text = String(decoding: Self.appManifest(trackingDomains: nil), as: UTF8.self)
+            .replacingOccurrences(
+                of: "<key>NSPrivacyTracking</key><true/>",
+                with: "<key>NSPrivacyTracking</key><true/><key>NSPrivacyTrackingDomains</key><string>x</string>")
+        let error = PrivacyManifestError("The privacy manifest's NSPrivacyTrackingDomains must be an array of strings")
+        #expect(throws: error) { try manifest.gaps(in: Data(text.utf8)) }
+        #expect(throws: error) { try manifest.merged(into: Data(text.utf8)) }
+    }
+
+    @Test func theCommandSaysWhatItWillNotRemove() throws {
+        let plan = try Fixtures.write(Self.domainsPlan)
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("PrivacyInfo.xcprivacy")
+        try Self.appManifest(trackingDomains: ["api.product.example"]).write(to: file)
+        let rerun = "run tally privacy-manifest --plan \(plan.path) --output \(file.path)"
+        let before = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(before.exitCode == 1)
+        #expect(
+            before.standardError == """
+                \(file.path): error: NSPrivacyTrackingDomains lacks pixel.ads.example (destination ads, which receives advertising)
+                \(file.path): error: NSPrivacyTrackingDomains lacks track.ads.example (destination ads, which receives advertising)
+                \(file.path): error: \(Self.productListed)
+                \(file.path): 3 gaps; \(rerun), then edit the file for the 1 it cannot fix: it removes nothing
+
+                """)
+
+        let written = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path)
+        #expect(written.exitCode == 1)
+        #expect(
+            written.standardOutput == """
+                Added to \(file.path):
+                  + NSPrivacyTrackingDomains: pixel.ads.example
+                  + NSPrivacyTrackingDomains: track.ads.example
+
+                """)
+        #expect(
+            written.standardError == """
+                \(file.path): error: \(Self.productListed)
+                \(file.path): 1 gap left: tally privacy-manifest removes nothing; edit the file
+
+                """)
+        let again = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path)
+        #expect(again.exitCode == 1)
+        #expect(again.standardError.hasSuffix("1 gap left: tally privacy-manifest removes nothing; edit the file\n"))
+        let check = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(check.exitCode == 1)
+        #expect(
+            check.standardError == """
+                \(file.path): error: \(Self.productListed)
+                \(file.path): 1 gap; tally privacy-manifest removes nothing; edit the file
+
+                """)
+        // Once removed by hand, the file passes.
+        try Self.appManifest(trackingDomains: ["track.ads.example", "pixel.ads.example"]).write(to: file)
+        let covered = PlanTool.privacyManifest(planPath: plan.path, outputPath: file.path, check: true)
+        #expect(covered.exitCode == 0)
+        #expect(
+            covered.standardOutput
+                == "\(file.path) declares the 1 data type and the 2 tracking domains \(plan.path) implies\n")
+    }
 }

@@ -182,6 +182,20 @@ struct TallyBinaryTests {
         #expect(usage.standardError.contains("--check needs --output"))
     }
 
+    @Test func privacyManifestFailsOnAHostIOSWouldBlock() throws {
+        let plan = try Fixtures.write(PrivacyManifestTests.domainsPlan)
+        let file = try Fixtures.temporaryDirectory().appendingPathComponent("PrivacyInfo.xcprivacy")
+        try PrivacyManifestTests.appManifest(trackingDomains: ["api.product.example"]).write(to: file)
+        let written = try TallyBinary.run(["privacy-manifest", "--plan", plan.path, "--output", file.path])
+        #expect(written.exitCode == 1)
+        #expect(written.standardOutput.contains("  + NSPrivacyTrackingDomains: track.ads.example\n"))
+        #expect(written.standardError.contains("error: \(PrivacyManifestTests.productListed)\n"))
+        #expect(written.standardError.hasSuffix("1 gap left: tally privacy-manifest removes nothing; edit the file\n"))
+        let check = try TallyBinary.run(["privacy-manifest", "--plan", plan.path, "--output", file.path, "--check"])
+        #expect(check.exitCode == 1)
+        #expect(check.standardError.contains("error: \(PrivacyManifestTests.productListed)\n"))
+    }
+
     @Test func genExitCodes() throws {
         let out = try Fixtures.temporaryDirectory().appendingPathComponent("E.swift").path
         #expect(try TallyBinary.run(["gen", "--plan", "/nonexistent.yaml", "--output", out]).exitCode == 66)

@@ -4,8 +4,8 @@ import Foundation
 import Tally
 import Yams
 
-/// Reading what a plan says about privacy: `personal:` marks on properties, the `destinations:` purposes, the
-/// purposes that need `consent:`, and an event's `expires:` day.
+/// Reading what a plan says about privacy: `personal:` marks on properties, the `destinations:` purposes and
+/// domains, the purposes that need `consent:`, and an event's `expires:` day.
 extension PlanReader {
     /// `personal: email` (a kind, no rule) or `personal: { kind: email, rule: hash }`.
     mutating func readPersonalMark(_ node: Node) -> PersonalMark? {
@@ -49,10 +49,15 @@ extension PlanReader {
         return PersonalMark(kind: PersonalDataKind(kind), rule: nil)
     }
 
-    /// `destinations: { firebase: { purposes: [analytics] }, ads: { purposes: [advertising] } }`.
-    mutating func readDestinations(_ node: Node) -> [String: Set<ConsentPurpose>] {
-        guard let members = mapping(node, "'destinations'") else { return [:] }
+    /// `destinations: { firebase: { purposes: [analytics], domains: [app-measurement.com] }, ads: { purposes:
+    /// [advertising] } }`: the purposes each destination may receive, and the hosts it sends to (lowercased).
+    mutating func readDestinations(_ node: Node) -> (
+        purposes: [String: Set<ConsentPurpose>], domains: [String: Set<String>]
+    ) {
+        guard let members = mapping(node, "'destinations'") else { return ([:], [:]) }
         var destinations: [String: Set<ConsentPurpose>] = [:]
+        var domains: [String: Set<String>] = [:]
+        var domainNodes: [(destination: String, domain: String, node: Node)] = []
         for (name, _, value) in members {
             guard let fields = mapping(value, "Destination '\(name)'") else { continue }
             var purposes: Set<ConsentPurpose>?
@@ -60,10 +65,17 @@ extension PlanReader {
                 switch key {
                 case "purposes":
                     purposes = Set((strings(field, "'purposes'") ?? []).map { ConsentPurpose($0.0) })
+                case "domains":
+                    for (text, domainNode) in strings(field, "'domains'") ?? [] {
+                        guard let domain = domain(text, domainNode) else { continue }
+                        domains[name, default: []].insert(domain)
+                        domainNodes.append((name, domain, domainNode))
+                    }
                 case "description", "owner":
                     _ = string(field, "'\(key)'")
                 default:
-                    unknownKey(key, keyNode, known: ["purposes", "description", "owner"], what: "destination key")
+                    unknownKey(
+                        key, keyNode, known: ["purposes", "domains", "description", "owner"], what: "destination key")
                 }
             }
             guard let purposes else {
@@ -72,7 +84,43 @@ extension PlanReader {
             }
             destinations[name] = purposes
         }
-        return destinations
+        // iOS blocks a tracking domain for every connection, so a host cannot serve both kinds of destination.
+        let tracking = Set(destinations.filter { PrivacyManifest.isTracking(destinationPurposes: $0.value) }.keys)
+        for (destination, domain, node) in domainNodes where !tracking.contains(destination) {
+            guard let other = tracking.sorted().first(where: { domains[$0]?.contains(domain) == true }) else {
+                continue
+            }
+            error(
+                "Domain '\(domain)' of destination '\(destination)' is also a domain of '\(other)', which receives advertising: the privacy manifest must list it in NSPrivacyTrackingDomains, and iOS then blocks \(destination)'s uploads to it until the user allows tracking; give them different hosts",
+                node)
+        }
+        return (destinations, domains)
+    }
+
+    /// A destination's host name, lowercased, or nil (with an error) for an empty one, one with spaces, or a
+    /// URL, path or port (the error names the host to write instead).
+    private mutating func domain(_ text: String, _ node: Node) -> String? {
+        guard !text.isEmpty else {
+            error("'domains' lists host names, such as track.ads.example; an empty one is not one", node)
+            return nil
+        }
+        if text.contains(where: { "/:?#@".contains($0) }) {
+            var host = Substring(text)
+            if let scheme = host.range(of: "://") { host = host[scheme.upperBound...] }
+            host = host.prefix { !"/?#".contains($0) }
+            if let userInfo = host.lastIndex(of: "@") { host = host[host.index(after: userInfo)...] }
+            host = host.prefix { $0 != ":" }
+            let suggestion =
+                host.isEmpty || host.hasPrefix("[") || host.contains(where: \.isWhitespace)
+                ? "" : "write \"\(host)\", not "
+            error("'domains' lists host names, not URLs, paths or ports: \(suggestion)\"\(text)\"", node)
+            return nil
+        }
+        guard !text.contains(where: \.isWhitespace) else {
+            error("'domains' lists host names, which hold no spaces: \"\(text)\"", node)
+            return nil
+        }
+        return text.lowercased()
     }
 
     /// `consent: { required: [analytics, advertising] }`: the purposes that need the user's consent.

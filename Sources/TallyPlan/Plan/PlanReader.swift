@@ -56,6 +56,7 @@ struct PlanReader {
         var events: [PlannedEvent] = []
         var sawEvents = false
         var destinations: [String: Set<ConsentPurpose>] = [:]
+        var destinationDomains: [String: Set<String>] = [:]
         var consentRequired: Set<ConsentPurpose> = []
         for (key, keyNode, value) in members {
             switch key {
@@ -77,7 +78,7 @@ struct PlanReader {
                 }
                 events = sequence.compactMap { readEvent($0) }
             case "destinations":
-                destinations = readDestinations(value)
+                (destinations, destinationDomains) = readDestinations(value)
             case "consent":
                 consentRequired = readConsent(value)
             case "$schema", "title":
@@ -96,7 +97,7 @@ struct PlanReader {
         return TrackingPlan(
             version: version ?? TrackingPlan.currentVersion, events: events,
             uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations,
-            consentRequired: consentRequired)
+            consentRequired: consentRequired, destinationDomains: destinationDomains)
     }
 
     // MARK: Events

@@ -27,6 +27,12 @@ public struct TrackingPlan: Sendable, Hashable {
     /// file); empty when the plan does not say. `tally lint` fails on an event whose purpose no destination
     /// may receive; give them to the client as its `purposesByDestination`.
     public var destinations: [String: Set<ConsentPurpose>]
+    /// The hosts each destination sends to, by destination name (`domains:` of a destination in the file,
+    /// lowercased); a destination that names none is absent. The privacy manifest follows them
+    /// (``PrivacyManifest/trackingDomains``): a destination that may receive advertising is tracking, so its
+    /// hosts belong in `NSPrivacyTrackingDomains`, and no other's may be there, since iOS blocks every listed
+    /// host until the user allows tracking.
+    public var destinationDomains: [String: Set<String>]
     /// The consent purposes that need the user's answer before an event of theirs may be sent
     /// (`consent: { required: [analytics, advertising] }` in the file); empty when the plan does not say.
     /// Give them to the client as its `consentRequired`; `tally validate` and `tally coverage` report a
@@ -40,13 +46,15 @@ public struct TrackingPlan: Sendable, Hashable {
     /// Creates a plan in code.
     public init(
         version: Int = TrackingPlan.currentVersion, events: [PlannedEvent], uncheckedKeywords: [UncheckedKeyword] = [],
-        destinations: [String: Set<ConsentPurpose>] = [:], consentRequired: Set<ConsentPurpose> = []
+        destinations: [String: Set<ConsentPurpose>] = [:], consentRequired: Set<ConsentPurpose> = [],
+        destinationDomains: [String: Set<String>] = [:]
     ) {
         self.version = version
         self.events = events
         self.uncheckedKeywords = uncheckedKeywords
         self.destinations = destinations
         self.consentRequired = consentRequired
+        self.destinationDomains = destinationDomains
     }
 
     /// The planned event an event of this kind and name is checked against, if any.

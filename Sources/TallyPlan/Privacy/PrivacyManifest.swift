@@ -3,7 +3,7 @@ import Tally
 
 /// The data-collection part of an app's privacy manifest (`PrivacyInfo.xcprivacy`) that a tracking plan
 /// implies: one `NSPrivacyCollectedDataTypes` entry per kind of data its events collect, with the purposes,
-/// linkage and tracking the plan says.
+/// linkage and tracking the plan says, and the `NSPrivacyTrackingDomains` its destinations' hosts imply.
 ///
 /// ```swift
 /// let manifest = PrivacyManifest(plan: plan)
@@ -21,7 +21,11 @@ import Tally
 ///   `never_send` (and a mark with no rule) collect nothing;
 /// - the event's purpose gives the reason: `analytics` -> `Analytics`, `advertising` -> `ThirdPartyAdvertising`,
 ///   `necessary` -> `AppFunctionality`, any other -> `Other`; `advertising` is tracking;
-/// - data is linked to the user when the plan has an identify event (events then carry the user's id).
+/// - data is linked to the user when the plan has an identify event (events then carry the user's id);
+/// - a destination that may receive `advertising` is tracking (``isTracking(destinationPurposes:)``), so the
+///   hosts it names (`domains:`) are `NSPrivacyTrackingDomains` (``trackingDomains``); the other destinations'
+///   hosts must not be listed there (``nonTrackingDomains``): iOS blocks every listed host until the user
+///   allows tracking, so their uploads would stop for users who do not.
 public struct PrivacyManifest: Sendable, Hashable {
     /// One `NSPrivacyCollectedDataTypes` entry.
     public struct Entry: Sendable, Hashable, Comparable, CustomStringConvertible {
@@ -53,6 +57,21 @@ public struct PrivacyManifest: Sendable, Hashable {
     /// `NSPrivacyTracking`: whether any entry is tracking.
     public var tracks: Bool { entries.contains(where: \.tracking) }
 
+    /// `NSPrivacyTrackingDomains`: the hosts of the plan's tracking destinations (those that may receive
+    /// advertising), lowercased, sorted, each once. An app's manifest must list each of them (it may list
+    /// more: hosts of SDKs the plan does not know).
+    public var trackingDomains: [String]
+
+    /// The hosts of the plan's other destinations, lowercased, each with the names of the destinations that
+    /// send to it, sorted. An app's manifest must not list them in `NSPrivacyTrackingDomains`: iOS blocks
+    /// connections to every host listed there until the user allows tracking, so these destinations' uploads
+    /// would stop. A host a tracking destination names too is a tracking domain only (`tally lint` refuses
+    /// such a plan).
+    public var nonTrackingDomains: [String: [String]]
+
+    /// The tracking destinations that send to each tracking domain, sorted, for messages.
+    private var trackingDestinations: [String: [String]]
+
     /// The entries a plan implies.
     public init(plan: TrackingPlan) {
         let linked = plan.events.contains { $0.kind == .identify }
@@ -64,7 +83,7 @@ public struct PrivacyManifest: Sendable, Hashable {
                 ?? Entry(dataType: dataType, linked: linked, tracking: false, purposes: [], events: [])
             if !entry.purposes.contains(purpose) { entry.purposes.append(purpose) }
             if !entry.events.contains(event.name) { entry.events.append(event.name) }
-            entry.tracking = entry.tracking || event.purpose == .advertising
+            entry.tracking = entry.tracking || Self.isTracking(event.purpose)
             byType[dataType] = entry
         }
         for event in plan.events {
@@ -85,6 +104,35 @@ public struct PrivacyManifest: Sendable, Hashable {
             return entry
         }
         .sorted()
+
+        var tracking: [String: Set<String>] = [:]
+        var other: [String: Set<String>] = [:]
+        for (destination, domains) in plan.destinationDomains {
+            let tracks = Self.isTracking(destinationPurposes: plan.destinations[destination] ?? [])
+            for domain in domains.map({ $0.lowercased() }) {
+                if tracks {
+                    tracking[domain, default: []].insert(destination)
+                } else {
+                    other[domain, default: []].insert(destination)
+                }
+            }
+        }
+        trackingDomains = tracking.keys.sorted()
+        trackingDestinations = tracking.mapValues { $0.sorted() }
+        nonTrackingDomains = other.filter { tracking[$0.key] == nil }.mapValues { $0.sorted() }
+    }
+
+    /// Whether data sent for `purpose` is tracking in Apple's sense (linked with other companies' data for
+    /// advertising, or shared with data brokers): `advertising` is, every other purpose is not. The one rule
+    /// behind ``Entry/tracking``, ``tracks`` and ``trackingDomains``.
+    public static func isTracking(_ purpose: ConsentPurpose) -> Bool {
+        purpose == .advertising
+    }
+
+    /// Whether a destination that may receive `purposes` is tracking: one of them is
+    /// (``isTracking(_:)``).
+    public static func isTracking(destinationPurposes purposes: Set<ConsentPurpose>) -> Bool {
+        purposes.contains { isTracking($0) }
     }
 
     private static let prefix = "NSPrivacyCollectedDataType"
@@ -118,12 +166,15 @@ public struct PrivacyManifest: Sendable, Hashable {
         return prefix + "Purpose" + name
     }
 
-    /// The manifest's keys: `NSPrivacyTracking` and `NSPrivacyCollectedDataTypes`.
+    /// The manifest's keys: `NSPrivacyTracking`, `NSPrivacyCollectedDataTypes`, and
+    /// `NSPrivacyTrackingDomains` when there are ``trackingDomains``.
     public var propertyList: [String: Any] {
-        [
+        var list: [String: Any] = [
             "NSPrivacyTracking": tracks,
             "NSPrivacyCollectedDataTypes": entries.map(Self.dictionary),
         ]
+        if !trackingDomains.isEmpty { list["NSPrivacyTrackingDomains"] = trackingDomains }
+        return list
     }
 
     /// ``propertyList`` as an XML property list: a `PrivacyInfo.xcprivacy` holding only these keys
@@ -132,11 +183,14 @@ public struct PrivacyManifest: Sendable, Hashable {
         (try? merged(into: nil))?.text ?? ""
     }
 
-    /// What an app's privacy manifest lacks of these entries, one line each: a missing data type, a missing
-    /// purpose, linkage or tracking not declared, `NSPrivacyTracking` not true. Empty when it covers them
-    /// all (it may declare more).
+    /// What an app's privacy manifest lacks of these entries, and what it lists that stops the app's own
+    /// uploads, one line each: a missing data type, a missing purpose, linkage or tracking not declared,
+    /// `NSPrivacyTracking` not true, a tracking domain missing from `NSPrivacyTrackingDomains`, and a host of
+    /// a destination that receives no advertising listed there (``nonTrackingDomains``). Empty when it covers
+    /// them all and lists none of those (it may declare more). Hosts compare case-insensitively.
     ///
-    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
+    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary, or
+    ///   its `NSPrivacyTrackingDomains` is not an array of strings.
     public func gaps(in manifest: Data) throws(PrivacyManifestError) -> [String] {
         let dictionary = try Self.root(of: manifest)
         let declared = (dictionary["NSPrivacyCollectedDataTypes"] as? [[String: Any]]) ?? []
@@ -165,18 +219,38 @@ public struct PrivacyManifest: Sendable, Hashable {
                 gaps.append("\(entry.dataType) must be declared as tracking (collected for advertising)")
             }
         }
+        let listed = Set(try Self.listedTrackingDomains(in: dictionary).map { $0.lowercased() })
+        for domain in trackingDomains where !listed.contains(domain) {
+            let destinations = trackingDestinations[domain] ?? []
+            let names = destinations.joined(separator: ", ")
+            gaps.append(
+                destinations.count == 1
+                    ? "NSPrivacyTrackingDomains lacks \(domain) (destination \(names), which receives advertising)"
+                    : "NSPrivacyTrackingDomains lacks \(domain) (destinations \(names), which receive advertising)")
+        }
+        for (domain, destinations) in nonTrackingDomains.sorted(by: { $0.key < $1.key }) where listed.contains(domain) {
+            let names = destinations.joined(separator: ", ")
+            gaps.append(
+                destinations.count == 1
+                    ? "\(domain) (destination \(names)) is listed in NSPrivacyTrackingDomains, but \(names) receives no advertising: iOS blocks its uploads until the user allows tracking; remove it"
+                    : "\(domain) (destinations \(names)) is listed in NSPrivacyTrackingDomains, but \(names) receive no advertising: iOS blocks their uploads until the user allows tracking; remove it"
+            )
+        }
         return gaps
     }
 }
 
 extension PrivacyManifest {
-    /// `manifest` (an app's `PrivacyInfo.xcprivacy`; nil for none yet) with these entries added, as an XML
-    /// property list, and what was added, one line each. Nothing is removed: keys this type does not write
-    /// (`NSPrivacyAccessedAPITypes`, `NSPrivacyTrackingDomains`) stay as they are, an entry the plan does not
-    /// imply stays, and a data type already declared gains only the purposes, linkage and tracking it lacks.
-    /// ``gaps(in:)`` of the result is empty.
+    /// `manifest` (an app's `PrivacyInfo.xcprivacy`; nil for none yet) with these entries and
+    /// ``trackingDomains`` added, as an XML property list, and what was added, one line each. Nothing is
+    /// removed: keys this type does not write (`NSPrivacyAccessedAPITypes`) stay as they are, an entry the
+    /// plan does not imply stays, a data type already declared gains only the purposes, linkage and tracking
+    /// it lacks, and `NSPrivacyTrackingDomains` gains only the tracking domains it lacks. So ``gaps(in:)`` of
+    /// the result holds only what removing would fix: a host of a destination that receives no advertising
+    /// listed in `NSPrivacyTrackingDomains` (``nonTrackingDomains``), which someone must remove by hand.
     ///
-    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary.
+    /// - Throws: ``PrivacyManifestError`` when `manifest` is not a property list holding a dictionary, or
+    ///   its `NSPrivacyTrackingDomains` is not an array of strings.
     public func merged(into manifest: Data?) throws(PrivacyManifestError) -> (text: String, added: [String]) {
         var root = try manifest.map(Self.root(of:)) ?? [:]
         var added: [String] = []
@@ -212,6 +286,13 @@ extension PrivacyManifest {
             declared[index] = existing
         }
         root["NSPrivacyCollectedDataTypes"] = declared
+        var domains = try Self.listedTrackingDomains(in: root)
+        let listed = Set(domains.map { $0.lowercased() })
+        for domain in trackingDomains where !listed.contains(domain) {
+            domains.append(domain)
+            added.append("NSPrivacyTrackingDomains: \(domain)")
+        }
+        if !domains.isEmpty || root["NSPrivacyTrackingDomains"] != nil { root["NSPrivacyTrackingDomains"] = domains }
         let data: Data
         do {
             data = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
@@ -233,6 +314,15 @@ extension PrivacyManifest {
             throw PrivacyManifestError("The privacy manifest's root must be a dictionary")
         }
         return dictionary
+    }
+
+    /// The app's `NSPrivacyTrackingDomains`, as written; empty without the key.
+    private static func listedTrackingDomains(in root: [String: Any]) throws(PrivacyManifestError) -> [String] {
+        guard let value = root["NSPrivacyTrackingDomains"] else { return [] }
+        guard let domains = value as? [String] else {
+            throw PrivacyManifestError("The privacy manifest's NSPrivacyTrackingDomains must be an array of strings")
+        }
+        return domains
     }
 
     fileprivate static func dictionary(_ entry: Entry) -> [String: Any] {

@@ -3,12 +3,15 @@ import Foundation
 extension PlanTool {
     /// `tally privacy-manifest --plan PLAN [--output FILE [--check]]`: the privacy-manifest entries the plan
     /// implies (``PrivacyManifest``). Without `outputPath`, prints them as a `PrivacyInfo.xcprivacy`. With it,
-    /// adds what the file lacks (creating it when missing; nothing is removed) and lists what was added. With
-    /// `check` too, writes nothing and exits 1 with one error per gap (``PrivacyManifest/gaps(in:)``).
+    /// adds what the file lacks (creating it when missing; nothing is removed) and lists what was added, then
+    /// reports, as errors, what only removing would fix (a non-tracking destination's host listed in
+    /// `NSPrivacyTrackingDomains`). With `check` too, writes nothing and exits 1 with one error per gap
+    /// (``PrivacyManifest/gaps(in:)``).
     ///
-    /// Exit codes: 0 printed, written, or (with `check`) covered; 1 with `check`: the file lacks entries;
-    /// 65 an invalid plan, or a file that is not a property list holding a dictionary; 66 a missing or
-    /// unreadable plan (or, with `check`, file); 73 the file cannot be written.
+    /// Exit codes: 0 printed, written, or (with `check`) covered; 1 with `check`: the file has gaps, or
+    /// without: the file still lists a host it must not (Tally removes nothing); 65 an invalid plan, or a
+    /// file that is not a property list holding a dictionary; 66 a missing or unreadable plan (or, with
+    /// `check`, file); 73 the file cannot be written.
     package static func privacyManifest(
         planPath: String, outputPath: String? = nil, check: Bool = false, style: TerminalStyle = .plain
     ) -> ToolOutput {
@@ -38,11 +41,16 @@ extension PlanTool {
         } else {
             existing = nil
         }
-        let types = count(manifest.entries.count, "data type")
+        var types = count(manifest.entries.count, "data type")
+        if !manifest.trackingDomains.isEmpty {
+            types += " and the " + count(manifest.trackingDomains.count, "tracking domain")
+        }
+        let rerun = "run tally privacy-manifest --plan \(planPath) --output \(outputPath)"
+        let byHand = "tally privacy-manifest removes nothing; edit the file"
         if check {
             guard let existing else {
                 output.standardError +=
-                    "\(fileError) no such file; run tally privacy-manifest --plan \(planPath) --output \(outputPath)\n"
+                    "\(fileError) no such file; \(rerun)\n"
                 output.exitCode = ToolExitCode.missingInput
                 return output
             }
@@ -52,8 +60,14 @@ extension PlanTool {
                 if gaps.isEmpty {
                     output.standardOutput = "\(outputPath) declares the \(types) \(planPath) implies\n"
                 } else {
-                    output.standardError +=
-                        "\(outputPath): \(count(gaps.count, "gap")); run tally privacy-manifest --plan \(planPath) --output \(outputPath)\n"
+                    // What merging leaves is what only removing fixes.
+                    let left = try manifest.gaps(in: Data(manifest.merged(into: existing).text.utf8)).count
+                    let advice =
+                        left == 0
+                        ? rerun
+                        : left == gaps.count
+                            ? byHand : "\(rerun), then edit the file for the \(left) it cannot fix: it removes nothing"
+                    output.standardError += "\(outputPath): \(count(gaps.count, "gap")); \(advice)\n"
                     output.exitCode = ToolExitCode.checkFailed
                 }
             } catch let failure {
@@ -64,23 +78,30 @@ extension PlanTool {
         }
         do {
             let (text, added) = try manifest.merged(into: existing)
-            guard !added.isEmpty || existing == nil else {
+            if added.isEmpty, existing != nil {
                 output.standardOutput = "\(outputPath) already declares the \(types) \(planPath) implies\n"
-                return output
+            } else {
+                do {
+                    try FileManager.default.createDirectory(
+                        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(text.utf8).write(to: url, options: .atomic)
+                } catch let failure {
+                    output.standardError += "\(fileError) cannot write the output: \(failure.localizedDescription)\n"
+                    output.exitCode = ToolExitCode.cannotCreateOutput
+                    return output
+                }
+                output.standardOutput =
+                    existing == nil
+                    ? "Wrote \(types) to \(outputPath)\n" : "Added to \(outputPath):\n"
+                for line in added where existing != nil { output.standardOutput += "  + \(line)\n" }
             }
-            do {
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(text.utf8).write(to: url, options: .atomic)
-            } catch let failure {
-                output.standardError += "\(fileError) cannot write the output: \(failure.localizedDescription)\n"
-                output.exitCode = ToolExitCode.cannotCreateOutput
-                return output
+            // Merging removes nothing: what it leaves needs a hand, and still fails --check.
+            let left = try manifest.gaps(in: Data(text.utf8))
+            for gap in left { output.standardError += "\(fileError) \(gap)\n" }
+            if !left.isEmpty {
+                output.standardError += "\(outputPath): \(count(left.count, "gap")) left: \(byHand)\n"
+                output.exitCode = ToolExitCode.checkFailed
             }
-            output.standardOutput =
-                existing == nil
-                ? "Wrote \(types) to \(outputPath)\n" : "Added to \(outputPath):\n"
-            for line in added where existing != nil { output.standardOutput += "  + \(line)\n" }
         } catch let failure {
             output.standardError += "\(fileError) \(failure)\n"
             output.exitCode = ToolExitCode.invalidInput
