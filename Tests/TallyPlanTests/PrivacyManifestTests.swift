@@ -385,6 +385,6 @@ import Testing
         #expect(covered.exitCode == 0)
         #expect(
             covered.standardOutput
-                == "\(file.path) declares the 1 data type and the 2 tracking domains \(plan.path) implies\n")
+                == "\(file.path) declares the 1 data type and 2 tracking domains \(plan.path) implies\n")
     }
 }

@@ -43,7 +43,7 @@ extension PlanTool {
         }
         var types = count(manifest.entries.count, "data type")
         if !manifest.trackingDomains.isEmpty {
-            types += " and the " + count(manifest.trackingDomains.count, "tracking domain")
+            types += " and " + count(manifest.trackingDomains.count, "tracking domain")
         }
         let rerun = "run tally privacy-manifest --plan \(planPath) --output \(outputPath)"
         let byHand = "tally privacy-manifest removes nothing; edit the file"
