@@ -17,7 +17,7 @@ public final class EventLog: Sendable {
         /// The rest of each envelope, or empty while every envelope so far was appended with
         /// ``EventLog/append(_:stampedAt:)`` (whose rest follows from its position).
         var details: [Details] = []
-        /// Each envelope's ``Envelope/consent``, or shorter (the rest are nil): empty until an envelope with
+        /// Each envelope's `Envelope.consent`, or shorter (the rest are nil): empty until an envelope with
         /// an answer arrives, so a log whose envelopes carry none stores nothing for it.
         var consents: [DeliveredConsent?] = []
     }
@@ -163,7 +163,7 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Events from `index` on with their envelopes' ``Envelope/consent``.
+    /// Events from `index` on with their envelopes' `Envelope.consent`.
     package func eventsAndConsents(from index: Int) -> [(event: Event, consent: DeliveredConsent?)] {
         state.withLock { state in
             let start = min(max(0, index), state.ledger.count)
@@ -238,7 +238,7 @@ public final class EventLog: Sendable {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags) }
     }
 
-    /// ``snapshot`` and each envelope's ``Envelope/consent`` (an array that may be shorter than the events:
+    /// ``snapshot`` and each envelope's `Envelope.consent` (an array that may be shorter than the events:
     /// the rest are nil), taken together.
     package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [DeliveredConsent?]) {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents) }

@@ -37,7 +37,7 @@ public struct TrackingPlan: Sendable, Hashable {
     /// (`consent: { required: [analytics, advertising] }` in the file); empty when the plan does not say.
     /// Give them to the client as its `consentRequired`; `tally validate` and `tally coverage` report a
     /// recorded event of one of them delivered while the user had denied it or not answered
-    /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds ``ConsentPurpose/necessary``.
+    /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds `ConsentPurpose.necessary`.
     public var consentRequired: Set<ConsentPurpose>
 
     /// The format version this Tally reads and writes.

@@ -85,10 +85,10 @@ public struct PlanValidator: Sendable {
     }
 
     /// The violations of an event as a client delivered it, with what the client knew of the user's consent
-    /// for its purpose then (``Envelope/consent``): the violations of the event alone, and first a
+    /// for its purpose then (`Envelope.consent`): the violations of the event alone, and first a
     /// ``PlanViolation/Kind/sentWithoutConsent`` when the plan says the event's purpose needs consent
     /// (``TrackingPlan/consentRequired``) and it went out without the user's grant:
-    /// ``DeliveredConsent/denied``, ``DeliveredConsent/notAsked``, or ``DeliveredConsent/notRequired`` (the
+    /// `DeliveredConsent.denied`, `DeliveredConsent.notAsked`, or `DeliveredConsent.notRequired` (the
     /// client did not gate a purpose the plan gates). A nil consent (a client that uses no consent, or a
     /// record written before recordings kept it) is not a violation: there is nothing to go by.
     ///
@@ -107,7 +107,7 @@ public struct PlanValidator: Sendable {
     }
 
     /// The violations of a delivered event: ``validate(_:consent:)`` with its event and its
-    /// ``Envelope/consent``.
+    /// `Envelope.consent`.
     public func validate(_ envelope: Envelope) -> [PlanViolation] {
         validate(envelope.event, consent: envelope.consent)
     }

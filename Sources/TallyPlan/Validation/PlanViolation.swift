@@ -46,11 +46,11 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case personalDataUnmarked
         /// A string is not a valid `format` value (date-time, email, uri, uuid...).
         case formatMismatch
-        /// The plan says the event's purpose (``Event/purpose``) needs consent
+        /// The plan says the event's purpose (`Event.purpose`) needs consent
         /// (``TrackingPlan/consentRequired``), and the event went out without the user's grant: while they
         /// had denied it or not answered, or from a client that did not gate the purpose at all
-        /// (``DeliveredConsent/notRequired``: it is missing from the client's `consentRequired`). Found in
-        /// an event delivered with its consent (``Envelope/consent``): ``PlanValidator/validate(_:consent:)``,
+        /// (`DeliveredConsent.notRequired`: it is missing from the client's `consentRequired`). Found in
+        /// an event delivered with its consent (`Envelope.consent`): ``PlanValidator/validate(_:consent:)``,
         /// `tally validate` and `tally coverage` on recordings. ``PlanViolation/rule`` names the purpose,
         /// ``PlanViolation/actual`` holds the recorded consent. An event with none recorded (a client without
         /// consent, or an older recording) is not one.

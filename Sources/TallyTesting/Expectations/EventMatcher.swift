@@ -20,7 +20,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     public let isPartial: Bool
     private let predicate: @Sendable (Event) -> Bool
     /// For matchers about how an event was delivered (``sentWithoutConsent``): whether an event matches,
-    /// given its envelope's ``Envelope/consent``. Nil for matchers about what the app said.
+    /// given its envelope's `Envelope.consent`. Nil for matchers about what the app said.
     private let deliveredPredicate: (@Sendable (Event, DeliveredConsent?) -> Bool)?
 
     /// Creates a matcher from a predicate.
@@ -55,11 +55,11 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Whether `event` matches. A matcher about delivery (``sentWithoutConsent``) reads the event as
-    /// delivered with no ``Envelope/consent``: use ``matches(_:)-(Envelope)`` when you have the envelope.
+    /// delivered with no `Envelope.consent`: use ``matches(_:)-(Envelope)`` when you have the envelope.
     public func matches(_ event: Event) -> Bool { predicate(event) }
 
     /// Whether the delivered `envelope` matches: its event, and for a matcher about delivery
-    /// (``sentWithoutConsent``) its ``Envelope/consent``.
+    /// (``sentWithoutConsent``) its `Envelope.consent`.
     public func matches(_ envelope: Envelope) -> Bool { matches(envelope.event, consent: envelope.consent) }
 
     /// Whether an event delivered with `consent` matches.
@@ -67,7 +67,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         deliveredPredicate?(event, consent) ?? predicate(event)
     }
 
-    /// Whether the matcher looks at an envelope's ``Envelope/consent``: recorders then hand it over.
+    /// Whether the matcher looks at an envelope's `Envelope.consent`: recorders then hand it over.
     package var readsConsent: Bool { deliveredPredicate != nil }
 
     /// Matches only an event equal to `event`: same kind, name, ids, purpose and properties.
@@ -137,7 +137,7 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Matches events delivered without consent for their purpose: whose envelope's ``Envelope/consent``
+    /// Matches events delivered without consent for their purpose: whose envelope's `Envelope.consent`
     /// says the user had denied the purpose (`DeliveredConsent.denied`) or not answered
     /// (`DeliveredConsent.notAsked`). On a destination's recorder, in exhaustive mode or not, it proves that
     /// nothing went out before or against the user's answer:

@@ -10,7 +10,7 @@ import Tally
 struct Snapshot {
     let events: [Event]
     let accounted: [Bool]
-    /// Each envelope's ``Envelope/consent``; shorter than `events` when the rest are nil.
+    /// Each envelope's `Envelope.consent`; shorter than `events` when the rest are nil.
     let consents: [DeliveredConsent?]
     /// The first index in scope.
     let start: Int
