@@ -125,6 +125,8 @@ struct ConsentExampleTests {
             manifest.entries.map(\.dataType) == [
                 "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
             ])
+        #expect(manifest.trackingDomains == ["track.ads.example"])
+        #expect(manifest.nonTrackingDomains == ["api.product.example": [ConsentApp.productVendor]])
     }
 
     @Test func theAnswersAreKeptAcrossLaunches() async throws {
