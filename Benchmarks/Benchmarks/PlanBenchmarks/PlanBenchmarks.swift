@@ -45,6 +45,17 @@ let benchmarks: @Sendable () -> Void = {
         (PlanValidator(plan: PlanFixture.plan), PlanFixture.events)
     }
 
+    // What `tally validate` and `tally coverage` add to every event: each string value not marked personal is
+    // scanned for an e-mail address or a phone number (`scansUnmarkedValues`). Beside the validator above.
+    Benchmark("PlanValidator: validate one event, scanning unmarked values for personal data") { benchmark, state in
+        let (validator, events) = state
+        for index in benchmark.scaledIterations {
+            blackHole(validator.validate(events[index % events.count]).isEmpty)
+        }
+    } setup: {
+        (PlanValidator(plan: PlanFixture.plan, scansUnmarkedValues: true), PlanFixture.events)
+    }
+
     // MARK: Coverage over 1,000,000 recorded events
 
     let coverageConfiguration = Benchmark.Configuration(
