@@ -129,3 +129,18 @@ let personal = PersonalDataProcessor([PersonalProperty(key: "search_text", kind:
     await analytics.flush()
     #expect(firebase.events == [Event("signed_up", ["email": "sha256(15)"])])
 }
+
+/// The delivered-consent block (also in Testing your analytics): nothing of a gated purpose left without the
+/// user's grant, the advertising event still waiting for its answer.
+@Test func nothingLeavesWithoutTheUsersGrant() async {
+    let memory = InMemoryDestination()
+    var configuration = AnalyticsClient.Configuration()
+    configuration.consentRequired = [.analytics, .advertising]
+    let analytics = AnalyticsClient(destinations: [memory], configuration: configuration)
+    analytics.setConsent(.granted, for: .analytics)
+    analytics.track(Event("app_opened"))
+    analytics.track(Event("ad_clicked").needing(.advertising))
+    await analytics.flush()
+    #expect(memory.envelopes.map(\.consent) == [.granted])
+    memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
+}

@@ -22,3 +22,10 @@ func manifestGaps(plan: TrackingPlan, appManifest: URL) throws -> (gaps: [String
     _ = added
     return (gaps, text)
 }
+
+// Tracking plans: "Privacy and consent", the client gating the purposes the plan gates.
+func gatingClient(plan: TrackingPlan, destinations: [any Destination]) -> AnalyticsClient {
+    var configuration = AnalyticsClient.Configuration()
+    configuration.consentRequired = plan.consentRequired
+    return AnalyticsClient(destinations: destinations, configuration: configuration)
+}
