@@ -31,6 +31,10 @@ public enum PersonalDataScan {
     public static func findings(
         in properties: [String: PropertyValue], skipping: Set<String> = []
     ) -> [Finding] {
+        // Most events hold no string with an @ or a +: answer them without sorting keys or building paths.
+        guard properties.contains(where: { !skipping.contains($0.key) && mayHoldPersonalData($0.value) }) else {
+            return []
+        }
         var found: [Finding] = []
         for key in properties.keys.sorted() where !skipping.contains(key) {
             scan(properties[key]!, at: "/" + JSONPointer.escape(key), into: &found)
@@ -53,12 +57,28 @@ public enum PersonalDataScan {
         }
     }
 
+    /// Whether `value` holds, at any depth, a string with an @ or a +: the only strings the scan can match.
+    private static func mayHoldPersonalData(_ value: PropertyValue) -> Bool {
+        switch value {
+        case .string(let text): text.utf8.contains { $0 == at || $0 == plus }
+        case .array(let elements): elements.contains(where: mayHoldPersonalData)
+        case .object(let members): members.values.contains(where: mayHoldPersonalData)
+        default: false
+        }
+    }
+
+    private static let at = UInt8(ascii: "@")
+    private static let plus = UInt8(ascii: "+")
+
     /// The kind of personal data `text` holds, if it holds one the scan knows.
     static func kind(of text: String) -> PersonalDataKind? {
         // Cheap checks first: most values hold neither an @ nor a +.
+        let hasAt = text.utf8.contains(at)
+        let hasPlus = text.utf8.contains(plus)
+        guard hasAt || hasPlus else { return nil }
         let range = NSRange(text.startIndex..., in: text)
-        if text.contains("@"), Patterns.shared.email.firstMatch(in: text, range: range) != nil { return .email }
-        if text.contains("+"), Patterns.shared.phone.firstMatch(in: text, range: range) != nil { return .phone }
+        if hasAt, Patterns.shared.email.firstMatch(in: text, range: range) != nil { return .email }
+        if hasPlus, Patterns.shared.phone.firstMatch(in: text, range: range) != nil { return .phone }
         return nil
     }
 
