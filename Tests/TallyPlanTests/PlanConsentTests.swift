@@ -180,6 +180,27 @@ import Testing
             ), "\(coverage.standardError)")
     }
 
+    @Test func eachAnswerIsCountedApartForItCallsForAnotherFix() throws {
+        let (plan, folder) = try Self.setUp(
+            [(Event("opened"), .notRequired), (Event("opened"), .denied), (Event("opened"), .denied)],
+            origin: "Tests/HomeTests.swift:12")
+        let output = PlanTool.validate(planPath: plan, recordings: [folder])
+        #expect(output.exitCode == 1)
+        #expect(
+            output.standardOutput == """
+                track "opened": 3 of 3 events break the plan
+                  ×2 Tests/HomeTests.swift:12: track "opened": sent while the user's consent was denied (consent required for analytics); hold it until the user grants it, and drop it on denial
+                  ×1 Tests/HomeTests.swift:12: track "opened": sent by a client that does not gate its purpose (consent required for analytics); add the purpose to the client's consentRequired
+                Checked 3 events from 1 recording: 3 violations in 3 events
+
+                """, "\(output.standardOutput)")
+        let coverage = PlanTool.coverage(planPath: plan, recordings: [folder])
+        #expect(coverage.exitCode == 1)
+        #expect(coverage.standardError.contains("sent by a client that does not gate its purpose"))
+        #expect(
+            coverage.standardError.contains("sent while the user's consent was denied"), "\(coverage.standardError)")
+    }
+
     @Test func recordingsThatSayNothingOfConsentPass() throws {
         // No `consent` member at all: a client without consent, or a recording from before it existed.
         let (plan, folder) = try Self.setUp(

@@ -49,7 +49,7 @@ struct RecordedViolations {
             // Identify, group and alias events of every id share an entry; the example names the first.
             let name = violation.eventKind.matchesByName ? violation.eventName : ""
             let signature =
-                "\(violation.eventKind.rawValue) \(name) \(violation.kind.rawValue) \(violation.path) \(violation.rule)"
+                "\(violation.eventKind.rawValue) \(name) \(violation.groupingKey)"
             if entries[signature] != nil {
                 entries[signature]!.count += 1
                 if entries[signature]!.origin == nil { entries[signature]!.origin = event.origin }

@@ -103,7 +103,7 @@ struct ValidationReport {
             }
         }
         for violation in event.violations {
-            let signature = "\(violation.kind.rawValue) \(violation.path) \(violation.rule)"
+            let signature = violation.groupingKey
             let existing = groups[position].violations[signature]
             groups[position].violations[signature] = (
                 (existing?.count ?? 0) + 1, existing?.example ?? violation, existing?.origin ?? event.origin

@@ -135,6 +135,14 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What makes two violations of one event the same for a report that counts them: their kind, path and
+    /// rule, and for ``Kind/sentWithoutConsent`` the recorded answer too (`not_required` and `denied` call for
+    /// different fixes, so they are counted apart).
+    var groupingKey: String {
+        let answer = kind == .sentWithoutConsent ? " " + (actual?.stringValue ?? "") : ""
+        return "\(kind.rawValue) \(path) \(rule)\(answer)"
+    }
+
     /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`, or for an event named by its
     /// id, `identify user-42 /properties/plan: required property is missing`.
     public var description: String {
