@@ -34,7 +34,8 @@ struct PrivacyManifestCommand: ParsableCommand {
               1   with --check: the file lacks entries or lists a host iOS would block (one error each);
                   without --check: the file still lists such a host (written; nothing is removed)
               64  bad usage
-              65  the plan is invalid, or the file is not a property list holding a dictionary
+              65  the plan is invalid, or the file is not a property list holding a dictionary (or its
+                  NSPrivacyTrackingDomains is not a list of strings)
               66  the plan (or, with --check, the file) is missing or unreadable
               73  the file cannot be written, or standard output is full or closed
             """

@@ -17,10 +17,14 @@ struct ValidateCommand: ParsableCommand {
             example and, when the recording says, where the first event that broke it was tracked \
             (Tests/AppTests/SignUpTests.swift:42). A string that looks like an e-mail address or an \
             international phone number in a property the plan does not mark personal is a violation \
-            (personalDataUnmarked); the value is never printed.
+            (personalDataUnmarked); the value is never printed. When the plan lists purposes under \
+            consent.required, a record whose "consent" says the event of such a purpose went out without \
+            the user's grant (denied, not_asked, or not_required: a client that does not gate it) is a \
+            violation (sentWithoutConsent), counted apart for each answer; a record with no "consent" is not.
 
             A line that is not a readable record (not JSON, invalid UTF-8, nested deeper than 64 levels, \
-            not a Tally record) and a last line cut off without its newline are errors printed to standard \
+            not a Tally record, a "consent" other than granted, denied, not_asked or not_required) and a \
+            last line cut off without its newline are errors printed to standard \
             error with their file and line; the other lines are still validated, and the summary says how \
             many lines were not.
 

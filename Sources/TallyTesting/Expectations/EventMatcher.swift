@@ -160,8 +160,9 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
 
     /// Matches events of `purposes` delivered without the user's grant: with consent `denied`, `notAsked`,
     /// `notRequired` (the client did not gate the purpose, as when it is missing from `consentRequired`), or
-    /// none at all (a client that uses no consent). Give it the purposes your tracking plan says
-    /// need consent (`plan.consentRequired` in TallyPlan):
+    /// none at all (a client that uses no consent). So it matches every event of those purposes that a spy
+    /// recorded or `tally collect` received: neither carries consent. An empty `purposes` matches nothing.
+    /// Give it the purposes your tracking plan says need consent (`plan.consentRequired` in TallyPlan):
     ///
     /// ```swift
     /// memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
