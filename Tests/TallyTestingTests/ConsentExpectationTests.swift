@@ -86,6 +86,28 @@ import Testing
         ) { memory.expectNotTracked(.sentWithoutConsent(for: [.analytics])) }
     }
 
+    /// A plan without `consent:` has no required purpose, and `sentWithoutConsent(for: [])` matches nothing:
+    /// rather than pass whatever was sent, an expectation given it fails at its line, saying why.
+    @Test func namingNoPurposeFailsAtTheLineInsteadOfPassing() {
+        let memory = InMemoryDestination()
+        memory.isExhaustive = false
+        memory.log.append(envelope(Event("opened"), consent: .notAsked))
+        let required: Set<ConsentPurpose> = []  // the consentRequired of a plan with no `consent:`
+        let explained = [
+            "sentWithoutConsent(for:) names no purpose: it matches nothing", "give it the purposes that need consent",
+        ]
+        var held = true
+        expectOneIssue(containing: explained, atLine: #line + 1) {
+            held = memory.expectNotTracked(.sentWithoutConsent(for: required))
+        }
+        #expect(!held)
+        // Combined with another matcher, it still matches nothing, and still says so.
+        expectOneIssue(containing: explained, atLine: #line + 1) {
+            memory.expectCount(0, of: EventMatcher.named("opened").and(.sentWithoutConsent(for: required)))
+        }
+        #expect(!EventMatcher.sentWithoutConsent(for: required).matches(memory.envelopes[0]))
+    }
+
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func itCombinesWithOtherMatchersAndWaits() async {
         let memory = InMemoryDestination()

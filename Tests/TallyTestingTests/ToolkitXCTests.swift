@@ -113,6 +113,25 @@ final class ToolkitXCTests: XCTestCase {
             message.contains("[0] track ad_clicked (for advertising), delivered with consent denied"), message)
     }
 
+    func testAConsentMatcherNamingNoPurposeIsRecordedAtItsLineInsteadOfPassing() {
+        let memory = InMemoryDestination()
+        memory.log.append(
+            Envelope(
+                event: Event("opened"), messageId: MessageID(prefix: 1, sequence: 1),
+                timestamp: Date(timeIntervalSince1970: 0), anonymousId: "a", consent: .notAsked))
+        let required: Set<ConsentPurpose> = []  // the consentRequired of a plan with no `consent:`
+        var held = true
+        let line = #line + 1
+        let recorded = failures { held = memory.expectNotTracked(.sentWithoutConsent(for: required)) }
+        XCTAssertFalse(held)
+        XCTAssertEqual(recorded.count, 1)
+        XCTAssertEqual(recorded.first?.line, line)
+        let message = recorded.first?.message ?? ""
+        XCTAssertTrue(
+            message.contains("sentWithoutConsent(for:) names no purpose: it matches nothing"), message)
+        XCTAssertTrue(message.contains("give it the purposes that need consent"), message)
+    }
+
     func testAFailureOnADeepValueIsRecordedOnceWithTheValueAsJSON() {
         var deep: PropertyValue = 1
         for _ in 0..<1000 { deep = .array([deep]) }

@@ -22,6 +22,10 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// For matchers about how an event was delivered (``sentWithoutConsent``): whether an event matches,
     /// given its envelope's `Envelope.consent`. Nil for matchers about what the app said.
     private let deliveredPredicate: (@Sendable (Event, DeliveredConsent?) -> Bool)?
+    /// Why the matcher matches no event whatever was recorded, for one built so by mistake
+    /// (``sentWithoutConsent(for:)`` given no purpose); nil for every other matcher. Expectations given such a
+    /// matcher report this at the caller's line instead of passing without checking anything.
+    package private(set) var vacuity: String?
 
     /// Creates a matcher from a predicate.
     ///
@@ -161,17 +165,26 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events of `purposes` delivered without the user's grant: with consent `denied`, `notAsked`,
     /// `notRequired` (the client did not gate the purpose, as when it is missing from `consentRequired`), or
     /// none at all (a client that uses no consent). So it matches every event of those purposes that a spy
-    /// recorded or `tally collect` received: neither carries consent. An empty `purposes` matches nothing.
-    /// Give it the purposes your tracking plan says need consent (`plan.consentRequired` in TallyPlan):
+    /// recorded or `tally collect` received: neither carries consent. Give it the purposes your tracking plan
+    /// says need consent (`plan.consentRequired` in TallyPlan):
     ///
     /// ```swift
     /// memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
     /// ```
+    ///
+    /// An empty `purposes` matches nothing, so `expectNotTracked` would pass whatever was sent: every
+    /// expectation and wait given such a matcher (or one combined with it by ``and(_:)``) fails at once
+    /// instead, at the caller's line, saying that it names no purpose.
     public static func sentWithoutConsent(for purposes: Set<ConsentPurpose>) -> EventMatcher {
         let names = purposes.sorted().map(\.rawValue).joined(separator: ", ")
-        return EventMatcher("any event for \(names) sent without the user's grant") { event, consent in
+        var matcher = EventMatcher("any event for \(names) sent without the user's grant") { event, consent in
             consent != .granted && purposes.contains(event.purpose)
         }
+        if purposes.isEmpty {
+            matcher.vacuity =
+                "sentWithoutConsent(for:) names no purpose: it matches nothing, so this expectation cannot tell whether anything went out without consent; give it the purposes that need consent (is the plan's consentRequired empty?)"
+        }
+        return matcher
     }
 
     /// Matches events whose properties include `properties`, whatever their name.
@@ -196,16 +209,20 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events both matchers match.
     public func and(_ other: EventMatcher) -> EventMatcher {
         let first = self
-        guard readsConsent || other.readsConsent else {
-            return EventMatcher(
+        var combined: EventMatcher
+        if readsConsent || other.readsConsent {
+            combined = EventMatcher(
+                "\(description) and \(other.description)", template: template ?? other.template,
+                isPartial: isPartial || other.isPartial
+            ) { event, consent in first.matches(event, consent: consent) && other.matches(event, consent: consent) }
+        } else {
+            combined = EventMatcher(
                 "\(description) and \(other.description)", template: template ?? other.template,
                 isPartial: isPartial || other.isPartial
             ) { first.matches($0) && other.matches($0) }
         }
-        return EventMatcher(
-            "\(description) and \(other.description)", template: template ?? other.template,
-            isPartial: isPartial || other.isPartial
-        ) { event, consent in first.matches(event, consent: consent) && other.matches(event, consent: consent) }
+        combined.vacuity = vacuity ?? other.vacuity
+        return combined
     }
 
     private static func contains(_ properties: Event.Properties, _ subset: [String: PropertyValue]) -> Bool {

@@ -38,6 +38,9 @@ extension EventRecorder {
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return false
+        }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let found = snapshot.firstMatches(matcher)
@@ -84,6 +87,9 @@ extension EventRecorder {
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return false
+        }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
@@ -187,6 +193,9 @@ extension EventRecorder {
         _ count: Int, of matcher: EventMatcher = .any, fileID: StaticString = #fileID,
         filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> Bool {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return false
+        }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let matching = snapshot.matching(matcher)
@@ -213,6 +222,9 @@ extension EventRecorder {
         _ matcher: EventMatcher, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
         line: UInt = #line, column: UInt = #column
     ) -> Bool {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return false
+        }
         refreshOrReport(fileID: fileID, filePath: filePath, line: line, column: column)
         let snapshot = Snapshot(log)
         let failing = snapshot.indices.filter { !snapshot.matches(matcher, at: $0) }
@@ -262,6 +274,17 @@ extension EventRecorder {
         column: UInt = #column
     ) -> Bool {
         expectCount(0, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Reports a matcher that matches nothing by mistake (``EventMatcher/sentWithoutConsent(for:)`` given no
+    /// purpose) as an issue at the expectation's line, and returns whether it did: the expectation then
+    /// fails rather than pass, or fail, for a reason that is not about the recording.
+    func reportIfVacuous(
+        _ matcher: EventMatcher, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) -> Bool {
+        guard let vacuity = matcher.vacuity else { return false }
+        reportFailure(vacuity, fileID: fileID, filePath: filePath, line: line, column: column)
+        return true
     }
 
     /// Reads outside recordings; a read error is reported as an issue at the expectation's line.

@@ -31,6 +31,9 @@ extension EventRecorder {
         _ matcher: EventMatcher, timeout: Duration = .seconds(5), clock: C = ContinuousClock(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> Event? {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return nil
+        }
         let scan = Scan(matcher: matcher, wanted: 1)
         let found = await waitUntil(timeout: timeout, clock: clock) { scan.advance(over: $0) }
         if let event = scan.firstMatch { return event }
@@ -70,6 +73,9 @@ extension EventRecorder {
         _ count: Int, of matcher: EventMatcher = .any, timeout: Duration = .seconds(5), clock: C = ContinuousClock(),
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async -> Bool {
+        guard !reportIfVacuous(matcher, fileID: fileID, filePath: filePath, line: line, column: column) else {
+            return false
+        }
         let scan = Scan(matcher: matcher, wanted: count)
         let outcome = await waitUntil(timeout: timeout, clock: clock) { scan.advance(over: $0) }
         guard outcome == .timedOut else { return outcome == .satisfied }
