@@ -15,7 +15,7 @@ struct LintCommand: ParsableCommand {
 
             Errors make the plan unusable (a bad keyword value, an unknown type or kind, a duplicate event, an \
             invalid regular expression). Warnings flag what is probably a mistake (an unknown keyword, a rule \
-            that cannot apply to the declared type).
+            that cannot apply to the declared type, a purpose in consent.required that no event needs).
 
             Colour is used only when standard output is a terminal and NO_COLOR is not set.
 

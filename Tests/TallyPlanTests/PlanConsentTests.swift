@@ -53,6 +53,39 @@ import Testing
         #expect(notAList.errors.map(\.message) == ["'consent.required' must be a list of strings, not \"analytics\""])
     }
 
+    /// A purpose listed as needing consent that no event of the plan needs is most likely misspelt: the
+    /// client would then gate `analytic` and send `analytics` events ungated.
+    @Test func aRequiredPurposeNoEventNeedsIsAWarningAtItsLine() throws {
+        let text = """
+            version: 1
+            consent:
+              required: [analytic, advertising, location]
+            events:
+              - name: opened
+                description: The app opened.
+              - name: ad_clicked
+                description: The user opened an ad.
+                purpose: advertising
+            """
+        let result = PlanLoader.load(text: text, file: "plan.yaml")
+        #expect(result.plan?.consentRequired == ["analytic", .advertising, "location"])
+        let warnings = [
+            "plan.yaml:3:14: warning: 'consent.required' lists 'analytic', which no event of the plan needs; did you mean 'analytics'?",
+            "plan.yaml:3:37: warning: 'consent.required' lists 'location', which no event of the plan needs",
+        ]
+        #expect(result.diagnostics.map(\.description) == warnings)
+        let url = try Fixtures.write(text)
+        let lint = PlanTool.lint(path: url.path, today: "2026-11-27")
+        #expect(lint.exitCode == 0)
+        #expect(lint.standardOutput.contains("\(url.path):3:14: warning: 'consent.required' lists 'analytic'"))
+        #expect(lint.standardOutput.contains("2 events, 2 warnings"))
+        #expect(PlanTool.lint(path: url.path, warningsAsErrors: true, today: "2026-11-27").exitCode != 0)
+        // Every purpose listed is needed by an event; a plan with no event yet is not warned about either.
+        #expect(PlanLoader.load(text: Self.plan, file: "p").diagnostics.isEmpty)
+        let draft = PlanLoader.load(text: "version: 1\nconsent: { required: [analytics] }\nevents: []\n", file: "p")
+        #expect(draft.diagnostics.isEmpty)
+    }
+
     @Test func anEventDeliveredWithoutConsentForARequiredPurposeIsAViolation() throws {
         let validator = PlanValidator(plan: try TrackingPlan(text: Self.plan))
         let adClicked = Event("ad_clicked").needing(.advertising)

@@ -123,11 +123,11 @@ extension PlanReader {
         return text.lowercased()
     }
 
-    /// `consent: { required: [analytics, advertising] }`: the purposes that need the user's consent.
-    /// `necessary` is an error there: it is what needs none.
-    mutating func readConsent(_ node: Node) -> Set<ConsentPurpose> {
+    /// `consent: { required: [analytics, advertising] }`: the purposes that need the user's consent, each
+    /// with its node. `necessary` is an error there: it is what needs none.
+    mutating func readConsent(_ node: Node) -> [(purpose: ConsentPurpose, node: Node)] {
         guard let members = mapping(node, "'consent'") else { return [] }
-        var required: Set<ConsentPurpose> = []
+        var required: [(purpose: ConsentPurpose, node: Node)] = []
         for (key, keyNode, value) in members {
             switch key {
             case "required":
@@ -144,7 +144,7 @@ extension PlanReader {
                             nameNode)
                         continue
                     }
-                    required.insert(ConsentPurpose(name))
+                    required.append((ConsentPurpose(name), nameNode))
                 }
             case "description":
                 _ = string(value, "'description'")
@@ -153,6 +153,22 @@ extension PlanReader {
             }
         }
         return required
+    }
+
+    /// Warns about each purpose of `consent.required` that no event of the plan needs, naming the closest one
+    /// an event does need: most likely a misspelling (`analytic`), with which the client would gate a purpose
+    /// nothing uses and send the real one's events ungated. A plan with no event yet is not warned about.
+    mutating func warnAboutUnneededConsent(
+        _ required: [(purpose: ConsentPurpose, node: Node)], events: [PlannedEvent]
+    ) {
+        guard !events.isEmpty else { return }
+        let needed = Set(events.map(\.purpose))
+        let candidates = needed.subtracting([.necessary]).map(\.rawValue).sorted()
+        for (purpose, node) in required where !needed.contains(purpose) {
+            let suggestion = Self.closest(to: purpose.rawValue, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+            warning(
+                "'consent.required' lists '\(purpose.rawValue)', which no event of the plan needs\(suggestion)", node)
+        }
     }
 
     /// A calendar day written `YYYY-MM-DD`, or nil (with an error).

@@ -57,7 +57,7 @@ struct PlanReader {
         var sawEvents = false
         var destinations: [String: Set<ConsentPurpose>] = [:]
         var destinationDomains: [String: Set<String>] = [:]
-        var consentRequired: Set<ConsentPurpose> = []
+        var consentRequired: [(purpose: ConsentPurpose, node: Node)] = []
         for (key, keyNode, value) in members {
             switch key {
             case "version":
@@ -94,10 +94,11 @@ struct PlanReader {
         }
         if !sawEvents { error("The plan needs an 'events' list", root) }
         checkDuplicates(events)
+        warnAboutUnneededConsent(consentRequired, events: events)
         return TrackingPlan(
             version: version ?? TrackingPlan.currentVersion, events: events,
             uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations,
-            consentRequired: consentRequired, destinationDomains: destinationDomains)
+            consentRequired: Set(consentRequired.map(\.purpose)), destinationDomains: destinationDomains)
     }
 
     // MARK: Events

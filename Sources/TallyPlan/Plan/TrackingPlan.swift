@@ -37,7 +37,8 @@ public struct TrackingPlan: Sendable, Hashable {
     /// (`consent: { required: [analytics, advertising] }` in the file); empty when the plan does not say.
     /// Give them to the client as its `consentRequired`; `tally validate` and `tally coverage` report a
     /// recorded event of one of them delivered while the user had denied it or not answered
-    /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds `ConsentPurpose.necessary`.
+    /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds `ConsentPurpose.necessary`. A purpose no
+    /// event of the plan needs is a warning where it is listed (most likely a misspelling).
     public var consentRequired: Set<ConsentPurpose>
 
     /// The format version this Tally reads and writes.
