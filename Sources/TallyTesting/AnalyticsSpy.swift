@@ -76,7 +76,7 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     }
 
     final class Storage: Sendable {
-        let log = EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy", stage: .tracked)
         let resets = Locked(0)
         let source: String
         /// The file and line that created the spy, written into run recordings.
@@ -94,47 +94,9 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
             let position = log.append(event, stampedAt: timestamp)
             if let run = RunRecording.shared {
                 run.append(
-                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source, origin: origin
-                )
-            }
-        }
-    }
-}
-
-/// The file where every spy of this test process appends its events when `TALLY_RECORD_DIR` is set.
-final class RunRecording: Sendable {
-    /// Nil when the variable is not set. When the file can't be created the error is printed once to
-    /// standard error, and spies still work.
-    static let shared: RunRecording? = {
-        guard let folder = ProcessInfo.processInfo.environment[RecordingDestination.folderVariable], !folder.isEmpty
-        else { return nil }
-        do {
-            let url = try RecordingDestination.runFile(in: URL(fileURLWithPath: folder), source: "spies")
-            return RunRecording(sink: try FileRecordingSink(url: url))
-        } catch {
-            StandardStreams.writeToStandardError("tally: spies cannot record to \(folder): \(error)\n")
-            return nil
-        }
-    }()
-
-    private let sink: FileRecordingSink
-    private let failed = Locked(false)
-    private init(sink: FileRecordingSink) { self.sink = sink }
-
-    /// Appends a record. A failure is printed to standard error once (a coverage run would otherwise miss
-    /// events without a word); the spy itself keeps working.
-    func append(_ envelope: Envelope, source: String, origin: String) {
-        let record = Record(envelope: envelope, source: source, origin: origin)
-        do {
-            try sink.write(record, line: record.line)
-        } catch {
-            let first = failed.withLock { failed in
-                defer { failed = true }
-                return !failed
-            }
-            if first {
-                StandardStreams.writeToStandardError(
-                    "tally: spies could not record to \(sink.url.path): \(error); later failures are not repeated\n")
+                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source,
+                    origin: origin,
+                    stage: .tracked)
             }
         }
     }

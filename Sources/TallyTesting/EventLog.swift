@@ -20,6 +20,9 @@ public final class EventLog: Sendable {
         /// Each envelope's `Envelope.consent`, or shorter (the rest are nil): empty until an envelope with
         /// an answer arrives, so a log whose envelopes carry none stores nothing for it.
         var consents: [DeliveredConsent?] = []
+        /// The positions whose record stage is not the log's ``EventLog/stage`` (records read from files and
+        /// the collector mix spies' and destinations' records); empty for a log of one recorder.
+        var otherStage: Set<Int> = []
     }
 
     /// An envelope without its event and timestamp.
@@ -42,15 +45,20 @@ public final class EventLog: Sendable {
     private let state = Locked(State())
     private let stampedAnonymousId: String
     private let exhaustive = Locked(true)
+    /// Where in the events' flow this log's recorder sees them: ``Record/Stage/tracked`` for a spy (before a
+    /// client's rules), ``Record/Stage/delivered`` for a destination. Records read back keep their own.
+    public let stage: Record.Stage
 
-    /// Creates an empty log.
+    /// Creates an empty log of delivered events.
     public init() {
         stampedAnonymousId = ""
+        stage = .delivered
     }
 
     /// Creates an empty log whose envelopes appended with ``append(_:stampedAt:)`` carry `anonymousId`.
-    package init(stampedAnonymousId: String) {
+    package init(stampedAnonymousId: String, stage: Record.Stage) {
         self.stampedAnonymousId = stampedAnonymousId
+        self.stage = stage
     }
 
     /// Appends an envelope and tells the watchers.
@@ -95,10 +103,16 @@ public final class EventLog: Sendable {
 
     /// Appends several envelopes at once and tells the watchers once.
     public func append(contentsOf envelopes: some Sequence<Envelope>) {
+        append(contentsOf: envelopes.lazy.map { ($0, self.stage) })
+    }
+
+    /// Appends records' envelopes, each recorded at its stage, and tells the watchers once.
+    package func append(contentsOf records: some Sequence<(Envelope, Record.Stage)>) {
         let (count, watchers) = state.withLock { state in
             fillDetails(&state)
             var events: [Event] = []
-            for envelope in envelopes {
+            for (envelope, stage) in records {
+                if stage != self.stage { state.otherStage.insert(state.ledger.count + events.count) }
                 Self.note(envelope.consent, at: state.ledger.count + events.count, in: &state)
                 events.append(envelope.event)
                 state.timestamps.append(envelope.timestamp)
@@ -184,6 +198,7 @@ public final class EventLog: Sendable {
             state.timestamps.removeAll()
             state.details.removeAll()
             state.consents.removeAll()
+            state.otherStage.removeAll()
             return state.ledger.removeAll()
         }
         notify(watchers, count: 0)
@@ -242,5 +257,14 @@ public final class EventLog: Sendable {
     /// the rest are nil), taken together.
     package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [DeliveredConsent?]) {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents) }
+    }
+
+    /// The stage at which each envelope was recorded, for those from `index` on.
+    package func stages(from index: Int) -> [Record.Stage] {
+        let (count, other) = state.withLock { ($0.ledger.count, $0.otherStage) }
+        let start = min(max(0, index), count)
+        guard !other.isEmpty else { return Array(repeating: stage, count: count - start) }
+        let flipped: Record.Stage = stage == .tracked ? .delivered : .tracked
+        return (start..<count).map { other.contains($0) ? flipped : stage }
     }
 }

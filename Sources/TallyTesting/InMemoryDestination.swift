@@ -13,11 +13,19 @@ import Tally
 /// It is a reference type: every copy and every client it is given to share the same ``log``. It is safe
 /// to read from any thread while the client delivers. TallyTesting's expectations work on it directly
 /// (`memory.expectTracked(...)`).
+///
+/// When the environment variable `TALLY_RECORD_DIR` names a folder, it also appends what it receives to
+/// the test process's file there, as a spy does: each record as delivered (after the client's processors
+/// and consent gate, with the consent it was delivered with), its `origin` the file and line that created
+/// the destination.
 public final class InMemoryDestination: Destination {
     public let name: String
     /// The received envelopes.
     public let log = EventLog()
     private let counters = Locked((flushes: 0, resets: 0))
+    /// Who wrote the records in run recordings (`TALLY_RECORD_DIR`), and the line that created it.
+    private let source: String
+    private let origin: String
 
     /// Creates an empty destination.
     ///
@@ -28,21 +36,26 @@ public final class InMemoryDestination: Destination {
     ///
     /// - Parameters:
     ///   - name: the destination's name. Default `memory`.
+    ///   - source: names the destination in run recordings (see `TALLY_RECORD_DIR`); defaults to the file
+    ///     that created it.
     ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
-    ///   - filePath: see `fileID`.
+    ///   - filePath: see `fileID`; with `line`, also each run recording's `origin`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
     public init(
-        name: String = "memory", fileID: StaticString = #fileID, filePath: StaticString = #filePath,
-        line: UInt = #line, column: UInt = #column
+        name: String = "memory", source: String = #fileID, fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         self.name = name
+        self.source = source
+        self.origin = "\(filePath):\(line)"
         registerForExhaustiveCheck(
             as: "InMemoryDestination", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         log.append(envelope)
+        RunRecording.shared?.append(envelope, source: source, origin: origin, stage: .delivered)
     }
 
     public func flush() { counters.withLock { $0.flushes += 1 } }

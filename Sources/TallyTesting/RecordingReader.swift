@@ -174,7 +174,7 @@ public final class RecordingReader: EventRecorder {
             position.before =
                 (Self.bytes(
                     of: descriptor, count: min(Self.checkedBytes, position.offset), endingAt: position.offset)) ?? []
-            log.append(contentsOf: records.map(\.envelope))
+            log.append(contentsOf: records.map { ($0.envelope, $0.stage) })
             return issue.replaced == nil && issue.problems.isEmpty ? nil : issue
         }
     }

@@ -33,7 +33,7 @@ struct EventLogTests {
     }
 
     @Test func stampedEventsGetTheirPositionAndTheLogsAnonymousId() {
-        let log = EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy", stage: .tracked)
         #expect(log.append(Event("a"), stampedAt: time) == 1)
         #expect(log.append(Event("b"), stampedAt: time) == 2)
         #expect(log.envelopes == [stamped("a", position: 1), stamped("b", position: 2)])
@@ -41,7 +41,7 @@ struct EventLogTests {
     }
 
     @Test func mixingBothWaysKeepsEveryEnvelope() {
-        let log = EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy", stage: .tracked)
         log.append(Event("a"), stampedAt: time)
         log.append(full("b", sequence: 9))
         log.append(Event("c"), stampedAt: time)
@@ -57,7 +57,7 @@ struct EventLogTests {
     }
 
     @Test func clearForgetsEveryColumn() {
-        let log = EventLog(stampedAnonymousId: "spy")
+        let log = EventLog(stampedAnonymousId: "spy", stage: .tracked)
         log.append(full("a", sequence: 1))
         log.append(Event("b"), stampedAt: time)
         log.clear()

@@ -94,7 +94,7 @@ import Testing
         let line = String(decoding: record.line, as: UTF8.self)
         #expect(line.contains(#","source":"app","consent":"\#(status.rawValue)","origin""#), "\(line)")
         #expect(try Record(line: record.line) == record)
-        let fast = try record.line.withUnsafeBufferPointer { try Record.delivered(fromLine: $0) }
+        let fast = try record.line.withUnsafeBufferPointer { try Record.planFields(fromLine: $0) }
         #expect(fast.consent == status)
         #expect(fast.event == envelope.event)
         #expect(fast.origin == "Tests/AdTests.swift:3")
@@ -106,7 +106,7 @@ import Testing
         #expect(try Record(line: line).envelope.consent == nil)
         let old = Array(#"{"tally_record":1,"kind":"track","name":"opened","consent":null}"#.utf8)
         #expect(try Record(line: old).envelope.consent == nil)
-        #expect(try old.withUnsafeBufferPointer { try Record.delivered(fromLine: $0) }.consent == nil)
+        #expect(try old.withUnsafeBufferPointer { try Record.planFields(fromLine: $0) }.consent == nil)
     }
 
     @Test(arguments: [#""yes""#, #""Granted""#, "1", "true", #""""#])
@@ -115,7 +115,7 @@ import Testing
         let expected = RecordError(
             #""consent" must be one of "granted", "denied", "not_asked", "not_required", not \#(value)"#)
         #expect(throws: expected) { try Record(line: line) }
-        #expect(throws: expected) { try line.withUnsafeBufferPointer { try Record.delivered(fromLine: $0) } }
+        #expect(throws: expected) { try line.withUnsafeBufferPointer { try Record.planFields(fromLine: $0) } }
     }
 
     @Test func aRecordingDestinationKeepsTheAnswer() async throws {

@@ -48,29 +48,7 @@ public struct PersonalDataProcessor: Processor {
     public var name: String { "personal_data" }
 
     public func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
-        let event = envelope.event
-        let own = rules[event.isNamed ? event.name : event.kind.rawValue]
-        let shared = rules[""]
-        guard own != nil || shared != nil else { return .keep }
-        var unhashed: [String] = []
-        for (key, value) in event.properties {
-            guard let rule = own?[key] ?? shared?[key] else { continue }
-            switch rule {
-            case .send:
-                continue
-            case .neverSend:
-                envelope.event.properties[key] = nil
-            case .redact:
-                envelope.event.properties[key] = .string(replacement)
-            case .hash:
-                if let hash {
-                    envelope.event.properties[key] = .string(hash(value.stringValue ?? value.jsonString))
-                } else {
-                    envelope.event.properties[key] = .string(replacement)
-                    unhashed.append(key)
-                }
-            }
-        }
+        let unhashed = apply(to: &envelope.event)
         if !unhashed.isEmpty {
             context.report(
                 Problem(
@@ -79,6 +57,35 @@ public struct PersonalDataProcessor: Processor {
                     outcome: .sanitized, eventName: envelope.reportName))
         }
         return .keep
+    }
+
+    /// Applies the rules to `event`'s properties, as ``process(_:context:)`` does.
+    ///
+    /// - Returns: the keys to hash that were redacted instead, for want of a hash function.
+    package func apply(to event: inout Event) -> [String] {
+        let own = rules[event.isNamed ? event.name : event.kind.rawValue]
+        let shared = rules[""]
+        guard own != nil || shared != nil else { return [] }
+        var unhashed: [String] = []
+        for (key, value) in event.properties {
+            guard let rule = own?[key] ?? shared?[key] else { continue }
+            switch rule {
+            case .send:
+                continue
+            case .neverSend:
+                event.properties[key] = nil
+            case .redact:
+                event.properties[key] = .string(replacement)
+            case .hash:
+                if let hash {
+                    event.properties[key] = .string(hash(value.stringValue ?? value.jsonString))
+                } else {
+                    event.properties[key] = .string(replacement)
+                    unhashed.append(key)
+                }
+            }
+        }
+        return unhashed
     }
 }
 

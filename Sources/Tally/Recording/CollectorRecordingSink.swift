@@ -100,11 +100,15 @@ extension RecordingDestination {
     ///   - url: the collector's address.
     ///   - session: tags every record, so a test reads only its own.
     ///   - source: written into each record. Default the process name.
+    ///   - filePath: with `line`, written into each record's `origin`; the caller's by default.
+    ///   - line: see `filePath`.
     public static func collector(
-        _ url: URL, session: String? = nil, source: String = ProcessInfo.processInfo.processName
+        _ url: URL, session: String? = nil, source: String = ProcessInfo.processInfo.processName,
+        filePath: StaticString = #filePath, line: UInt = #line
     ) -> RecordingDestination {
         RecordingDestination(
-            sink: CollectorRecordingSink(url: url, session: session), source: source, name: "collector")
+            sink: CollectorRecordingSink(url: url, session: session), source: source, name: "collector",
+            filePath: filePath, line: line)
     }
 
     /// A destination sending to the collector `TALLY_COLLECTOR` names, tagged with `TALLY_SESSION`, or nil
@@ -119,13 +123,13 @@ extension RecordingDestination {
     ///   fails loudly instead of sending nothing.
     public static func collectorFromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
-        source: String = ProcessInfo.processInfo.processName
+        source: String = ProcessInfo.processInfo.processName, filePath: StaticString = #filePath, line: UInt = #line
     ) throws(RecordError) -> RecordingDestination? {
         guard let address = environment[collectorVariable], !address.isEmpty else { return nil }
         guard let url = URL(string: address), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw RecordError("\(collectorVariable) must be an http URL such as http://127.0.0.1:8787, not \(address)")
         }
         let session = environment[sessionVariable].flatMap { $0.isEmpty ? nil : $0 }
-        return collector(url, session: session, source: source)
+        return collector(url, session: session, source: source, filePath: filePath, line: line)
     }
 }

@@ -21,6 +21,7 @@ import Foundation
 /// | `purpose` | optional: the event's consent purpose (``Event/purpose``); absent for ``ConsentPurpose/analytics``, the default |
 /// | `consent` | optional: what the client knew of the user's consent for the event's purpose when it delivered it (``Envelope/consent``): `granted`, `denied`, `not_asked`, or `not_required` when the client did not gate the purpose; absent when the client used no consent, and in records written before Tally recorded it |
 /// | `origin` | optional: the source location (`path:line`) of the code that recorded the event, such as the line that created a test's spy; absent when unknown (readers of older versions ignore it) |
+/// | `stage` | optional: `tracked` when the event was recorded as the app tracked it, before any client's processors ran (a spy's records: ``Stage/tracked``); absent for an event as a client delivered it (``Stage/delivered``) |
 ///
 /// Keys inside `properties` and `context` are written sorted; numbers keep their integer or double form.
 /// `properties` and `context` hold values nested at most ``PropertyValue/maximumDepth`` (64) levels, as
@@ -37,6 +38,27 @@ public struct Record: Sendable, Hashable {
     /// Where in the source the event was recorded, as `path:line`: TallyTesting's spies write the line
     /// that created the spy, so `tally coverage` can name the test behind a failure. Nil when unknown.
     public var origin: String?
+    /// Where in an event's flow it was recorded: as the app tracked it (a spy), or as a client delivered it
+    /// (a destination). Default ``Stage/delivered``.
+    public var stage: Stage
+
+    /// Where in an event's flow a record was made, so that whoever checks it against a tracking plan knows
+    /// whether the client's rules (personal data, consent) had run.
+    ///
+    /// A spy stands in for the client, so what it records is what the app handed over: a property the plan
+    /// says to hash is still in the clear there, as it should be. `tally validate`, `tally coverage` and
+    /// `expectValid(against:)` apply the plan's rules to a ``tracked`` record before judging it, and judge a
+    /// ``delivered`` one as it is.
+    public enum Stage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// As the app tracked it, before any client's processors or consent gate: what spies record
+        /// (`"stage":"tracked"` in a record).
+        case tracked
+        /// As a client handed it to a destination, after its processors and consent gate: what destinations
+        /// record. A record without `stage` is one.
+        case delivered
+
+        public var description: String { rawValue }
+    }
 
     /// Creates a record.
     ///
@@ -44,10 +66,12 @@ public struct Record: Sendable, Hashable {
     ///   - envelope: the event and what the client added to it.
     ///   - source: who wrote the record.
     ///   - origin: the source location that recorded the event, as `path:line`; nil when unknown.
-    public init(envelope: Envelope, source: String = "", origin: String? = nil) {
+    ///   - stage: where in the event's flow it was recorded; a destination's by default.
+    public init(envelope: Envelope, source: String = "", origin: String? = nil, stage: Stage = .delivered) {
         self.envelope = envelope
         self.source = source
         self.origin = origin
+        self.stage = stage
     }
 
     /// What the app said.
@@ -102,6 +126,9 @@ public struct Record: Sendable, Hashable {
             writer.writeRaw(#","origin":"#)
             writer.writeString(origin)
         }
+        if stage == .tracked {
+            writer.writeRaw(#","stage":"tracked""#)
+        }
         writer.writeRaw("}\n")
         return (writer.bytes, writer.cutContainers)
     }
@@ -115,7 +142,7 @@ public struct Record: Sendable, Hashable {
     /// - Throws: ``RecordError`` when the line is not JSON (strings must be valid UTF-8, values nested at
     ///   most ``PropertyValue/maximumDepth`` levels), not an object, has another version, lacks `kind` or
     ///   `name`, has `properties` or `context` that are not objects, or a `consent` other than `granted`,
-    ///   `denied`, `not_asked` or `not_required`.
+    ///   `denied`, `not_asked` or `not_required`, or a `stage` other than `tracked` or `delivered`.
     public init(line: some Collection<UInt8>) throws(RecordError) {
         let parsed: Fields
         do {
@@ -153,6 +180,7 @@ public struct Record: Sendable, Hashable {
             consent: try Self.consent(parsed.consent))
         source = parsed.source ?? ""
         origin = parsed.origin
+        stage = try Self.stage(parsed.stage)
     }
 
     /// The members of a record line, read without building a dictionary for the record itself.
@@ -172,6 +200,7 @@ public struct Record: Sendable, Hashable {
         var source: String?
         var origin: String?
         var consent: PropertyValue?
+        var stage: PropertyValue?
         /// The first of `properties` and `context` that was not an object.
         var notAnObject: String?
 
@@ -208,6 +237,7 @@ public struct Record: Sendable, Hashable {
                 case "source": fields.source = value.stringValue
                 case "origin": fields.origin = value.stringValue
                 case "consent": fields.consent = value
+                case "stage": fields.stage = value
                 default: break
                 }
             }
@@ -232,17 +262,18 @@ extension Record {
     package static func eventAndOrigin(
         fromLine line: UnsafeBufferPointer<UInt8>
     ) throws(RecordError) -> (event: Event, origin: String?) {
-        let read = try delivered(fromLine: line)
+        let read = try planFields(fromLine: line)
         return (read.event, read.origin)
     }
 
-    /// Reads what the app said, the record's ``origin`` and the envelope's ``Envelope/consent`` from a record
-    /// line, as ``event(fromLine:)`` does: what plan checks of recordings need.
+    /// Reads what the app said, the record's ``origin`` and ``stage``, and the envelope's
+    /// ``Envelope/consent`` from a record line, as ``event(fromLine:)`` does: what plan checks of recordings
+    /// need.
     ///
     /// - Throws: ``RecordError`` as ``init(line:)`` does.
-    package static func delivered(
+    package static func planFields(
         fromLine line: UnsafeBufferPointer<UInt8>
-    ) throws(RecordError) -> (event: Event, origin: String?, consent: DeliveredConsent?) {
+    ) throws(RecordError) -> (event: Event, origin: String?, consent: DeliveredConsent?, stage: Stage) {
         var origin: String?
         var version: Int?
         var kindName: String?
@@ -252,6 +283,7 @@ extension Record {
         var groupId: String?
         var purpose: String?
         var consent: PropertyValue?
+        var stage: PropertyValue?
         var notAnObject: String?
         do {
             try JSONReader.readMembers(line) { key, reader throws(JSONError) in
@@ -276,6 +308,7 @@ extension Record {
                     purpose = value.isNull ? nil : value.stringValue ?? ""
                 case "origin": origin = try reader.nextValue().stringValue
                 case "consent": consent = try reader.nextValue()
+                case "stage": stage = try reader.nextValue()
                 default: try reader.skipValue()
                 }
             }
@@ -295,7 +328,17 @@ extension Record {
         }
         let event = try event(
             kind: kind, name: name, properties: properties, userId: userId, groupId: groupId, purpose: purpose)
-        return (event, origin, try Self.consent(consent))
+        return (event, origin, try Self.consent(consent), try Self.stage(stage))
+    }
+
+    /// The stage a `stage` member names: ``Stage/delivered`` when absent or `null`.
+    private static func stage(_ value: PropertyValue?) throws(RecordError) -> Stage {
+        guard let value, !value.isNull else { return .delivered }
+        guard let text = value.stringValue, let stage = Stage(rawValue: text) else {
+            let names = Stage.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw RecordError("\"stage\" must be one of \(names), not \(value.jsonString)")
+        }
+        return stage
     }
 
     /// The answer a `consent` member holds: nil when absent or `null`.

@@ -13,10 +13,16 @@ import Foundation
 ///
 /// A test then launches the app with `TALLY_RECORD=/tmp/run/app.jsonl` and reads the file with
 /// `RecordingReader` from TallyTesting.
+///
+/// Each record says where it came from: `source` (the process, by default) and `origin`, the file and line
+/// that created the destination (the app's line above), so that `tally validate` and `tally coverage` name
+/// it beside a violation.
 public struct RecordingDestination: Destination {
     public let name: String
     /// Who writes the records (written into each record's `source`).
     public let source: String
+    /// The file and line that created the destination, written into each record's `origin`.
+    public let origin: String
     private let sink: any RecordingSink
 
     /// Creates a recording destination.
@@ -25,12 +31,16 @@ public struct RecordingDestination: Destination {
     ///   - sink: where lines go.
     ///   - source: written into each record, for example the process name.
     ///   - name: the destination's name. Default `recording`.
+    ///   - filePath: with `line`, written into each record's `origin`; the caller's by default.
+    ///   - line: see `filePath`.
     public init(
-        sink: any RecordingSink, source: String = ProcessInfo.processInfo.processName, name: String = "recording"
+        sink: any RecordingSink, source: String = ProcessInfo.processInfo.processName, name: String = "recording",
+        filePath: StaticString = #filePath, line: UInt = #line
     ) {
         self.sink = sink
         self.source = source
         self.name = name
+        self.origin = "\(filePath):\(line)"
     }
 
     /// Writes the event's record.
@@ -43,7 +53,7 @@ public struct RecordingDestination: Destination {
     ///
     /// - Throws: what the sink throws; the client then counts the event as failed for this destination.
     public func receive(_ envelope: Envelope, context: DestinationContext) throws {
-        let record = Record(envelope: envelope, source: source)
+        let record = Record(envelope: envelope, source: source, origin: origin)
         let (line, cut) = record.encodedLine()
         try sink.write(record, line: line)
         if cut > 0 {
@@ -78,27 +88,29 @@ extension RecordingDestination {
     ///   a random suffix, so several processes and spies of one test run never share a file. The folder is
     ///   created when missing.
     ///
+    /// Each record's `origin` is the caller's file and line (`filePath`, `line`).
+    ///
     /// - Throws: ``RecordError`` when the file cannot be opened or the argument has no path, so a
     ///   misconfigured run fails loudly instead of recording nothing.
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         arguments: [String] = ProcessInfo.processInfo.arguments,
-        source: String = ProcessInfo.processInfo.processName
+        source: String = ProcessInfo.processInfo.processName, filePath: StaticString = #filePath, line: UInt = #line
     ) throws(RecordError) -> RecordingDestination? {
+        let sink: any RecordingSink
         if let index = arguments.firstIndex(where: { $0 == launchArgument || $0 == "-" + launchArgument }) {
             guard index + 1 < arguments.count, !arguments[index + 1].isEmpty else {
                 throw RecordError("\(arguments[index]) needs a file path (or stderr) after it")
             }
-            return try destination(for: arguments[index + 1], source: source)
+            sink = try Self.sink(for: arguments[index + 1])
+        } else if let path = environment[fileVariable], !path.isEmpty {
+            sink = try Self.sink(for: path)
+        } else if let folder = environment[folderVariable], !folder.isEmpty {
+            sink = try FileRecordingSink(url: try runFile(in: URL(fileURLWithPath: folder), source: source))
+        } else {
+            return nil
         }
-        if let path = environment[fileVariable], !path.isEmpty {
-            return try destination(for: path, source: source)
-        }
-        if let folder = environment[folderVariable], !folder.isEmpty {
-            let url = try runFile(in: URL(fileURLWithPath: folder), source: source)
-            return RecordingDestination(sink: try FileRecordingSink(url: url), source: source)
-        }
-        return nil
+        return RecordingDestination(sink: sink, source: source, filePath: filePath, line: line)
     }
 
     /// A new file name in `folder` for one recorder of a run, creating the folder when missing.
@@ -115,8 +127,8 @@ extension RecordingDestination {
         return folder.appendingPathComponent("\(safe.isEmpty ? "recording" : safe)-\(getpid())-\(suffix).jsonl")
     }
 
-    private static func destination(for path: String, source: String) throws(RecordError) -> RecordingDestination {
-        if path == "stderr" { return RecordingDestination(sink: StandardErrorRecordingSink(), source: source) }
-        return RecordingDestination(sink: try FileRecordingSink(url: URL(fileURLWithPath: path)), source: source)
+    private static func sink(for path: String) throws(RecordError) -> any RecordingSink {
+        if path == "stderr" { return StandardErrorRecordingSink() }
+        return try FileRecordingSink(url: URL(fileURLWithPath: path))
     }
 }

@@ -22,4 +22,20 @@ public protocol EventValidator: Sendable {
     ///   violation, such as `type_mismatch at /properties/total: expected a number, got a string`. Valid
     ///   events have no entry.
     func violationReport(for events: [Event]) -> [Int: [String]]
+
+    /// Checks `events` recorded at `stage`: as the app tracked them (a spy's, ``Record/Stage/tracked``),
+    /// before any client's rules ran, or as a client delivered them.
+    ///
+    /// A validator whose contract includes rules the client applies (a tracking plan's personal-data rules)
+    /// applies them to tracked events before judging, so that what a spy rightly saw in the clear is not a
+    /// violation. By default it checks them as ``violationReport(for:)`` does.
+    ///
+    /// - Returns: as ``violationReport(for:)``.
+    func violationReport(for events: [Event], recordedAt stage: Record.Stage) -> [Int: [String]]
+}
+
+extension EventValidator {
+    public func violationReport(for events: [Event], recordedAt stage: Record.Stage) -> [Int: [String]] {
+        violationReport(for: events)
+    }
 }

@@ -67,8 +67,8 @@ extension PlanTool {
 
         let validator = PlanValidator(plan: plan, scansUnmarkedValues: true)
         let source = RecordingSource(files: files) { line in
-            let (event, origin, consent) = try Record.delivered(fromLine: line)
-            return ValidationReport.check(event, origin: origin, consent: consent, with: validator)
+            let (event, origin, consent, stage) = try Record.planFields(fromLine: line)
+            return ValidationReport.check(event, origin: origin, consent: consent, stage: stage, with: validator)
         }
         var report = ValidationReport()
         while let batch = source.nextBatch() { report.add(batch) }

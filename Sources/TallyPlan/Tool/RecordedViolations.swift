@@ -94,9 +94,10 @@ final class CheckedEvents: Sequence, IteratorProtocol {
     /// Reads `files`; validates each event against `validator` when one is given.
     init(files: [String], validator: PlanValidator?) {
         source = RecordingSource(files: files) { line in
-            let (event, origin, consent) = try Record.delivered(fromLine: line)
+            let (event, origin, consent, stage) = try Record.planFields(fromLine: line)
             return Checked(
-                event: event, origin: origin, violations: validator?.validate(event, consent: consent) ?? [])
+                event: event, origin: origin,
+                violations: validator?.validate(event, recordedAt: stage, consent: consent) ?? [])
         }
     }
 

@@ -65,10 +65,12 @@ struct ValidationReport {
 
     /// Validates `event` against `validator`, keeping only what the report needs.
     static func check(
-        _ event: Event, origin: String? = nil, consent: DeliveredConsent? = nil, with validator: PlanValidator
+        _ event: Event, origin: String? = nil, consent: DeliveredConsent? = nil, stage: Record.Stage = .delivered,
+        with validator: PlanValidator
     ) -> Checked {
         Checked(
-            kind: event.kind, name: event.name, violations: validator.validate(event, consent: consent), origin: origin)
+            kind: event.kind, name: event.name,
+            violations: validator.validate(event, recordedAt: stage, consent: consent), origin: origin)
     }
 
     mutating func add(_ events: [Checked]) {

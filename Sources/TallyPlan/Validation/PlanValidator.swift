@@ -34,6 +34,11 @@ import Tally
 ///   number (`PersonalDataScan`) in a property the plan does not mark `personal`, at any depth, is a
 ///   ``PlanViolation/Kind/personalDataUnmarked`` violation, in planned and unknown events alike. `tally
 ///   validate` and `tally coverage` scan; an app's validation processor does not unless asked.
+/// - An event recorded as the app tracked it (`Record.Stage.tracked`: a spy's, before any client's rules)
+///   is judged as a client following the plan would deliver it: ``validate(_:recordedAt:consent:)`` first
+///   applies the plan's personal-data rules (``TrackingPlan/personalProperties``), so a spy test that
+///   passes an e-mail address the plan says to hash is not a violation, while the same address in a
+///   delivered record is.
 public struct PlanValidator: Sendable {
     /// The plan this validator checks against.
     public let plan: TrackingPlan
@@ -43,6 +48,8 @@ public struct PlanValidator: Sendable {
     /// Whether values in properties the plan does not mark `personal` are scanned for personal data.
     public let scansUnmarkedValues: Bool
 
+    /// The plan's personal-data rules, applied to tracked events before they are judged.
+    private let personalData: PersonalDataProcessor
     private let tracks: EventTable
     private let screens: EventTable
     private let identify: CompiledEvent?
@@ -61,6 +68,8 @@ public struct PlanValidator: Sendable {
         self.plan = plan
         self.redactionMarker = redactionMarker
         self.scansUnmarkedValues = scansUnmarkedValues
+        self.personalData = PersonalDataProcessor(
+            plan.personalProperties, hash: { _ in Self.hashStandIn }, replacement: redactionMarker)
         var tracks: [CompiledEvent] = []
         var screens: [CompiledEvent] = []
         var byKind: [Event.Kind: CompiledEvent] = [:]
@@ -111,6 +120,28 @@ public struct PlanValidator: Sendable {
     public func validate(_ envelope: Envelope) -> [PlanViolation] {
         validate(envelope.event, consent: envelope.consent)
     }
+
+    /// The violations of an event recorded at `stage`: a delivered event as ``validate(_:consent:)`` judges
+    /// it; a tracked one (a spy's, `Record.Stage.tracked`) as a client following the plan would deliver it,
+    /// after the plan's personal-data rules: a value to hash counts as hashed, one to redact as redacted, one
+    /// never to send as absent.
+    ///
+    /// ```swift
+    /// // A spy recorded signed_up with the address in the clear; the plan says hash it: no violation.
+    /// let violations = validator.validate(record.event, recordedAt: record.stage, consent: record.envelope.consent)
+    /// ```
+    public func validate(
+        _ event: Event, recordedAt stage: Record.Stage, consent: DeliveredConsent? = nil
+    ) -> [PlanViolation] {
+        guard stage == .tracked else { return validate(event, consent: consent) }
+        var delivered = event
+        _ = personalData.apply(to: &delivered)
+        return validate(delivered, consent: consent)
+    }
+
+    /// What a value to hash stands as in a tracked event once the plan's rules are applied: no hash function
+    /// is at hand, and any hash passes its rule.
+    static let hashStandIn = "[hashed]"
 
     /// The violations of every event, in order; each carries its event's ``PlanViolation/eventIndex``.
     ///
