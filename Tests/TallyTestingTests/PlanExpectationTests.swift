@@ -1,5 +1,7 @@
+import Foundation
 import Tally
 import TallyPlan
+import TallyTestSupport
 import TallyTesting
 import Testing
 
@@ -52,5 +54,68 @@ struct PlanExpectationTests {
         analytics.track("menu_item_ordered", ["item_name": "Pasta"])
         await analytics.flush()
         #expect(memory.expectValid(against: PlanValidator(plan: Self.plan)))
+    }
+
+    static let personalPlan = try! TrackingPlan(
+        text: """
+            version: 1
+            events:
+              - name: signed_up
+                description: The user signed up.
+                properties:
+                  email: { type: string, personal: { kind: email, rule: hash }, required: true }
+                  comment: { type: string, personal: { kind: free_text, rule: redact } }
+                  referrer: { type: string, personal: { kind: user_id, rule: never_send } }
+            """, file: "plan.yaml")
+
+    /// A spy stands in for the client, so it sees what the app handed over, in the clear: judged as the
+    /// client following the plan would deliver it, a correct spy test passes.
+    @Test func aSpyTestOfAPersonalEventIsJudgedAfterThePlansRules() {
+        let spy = AnalyticsSpy()
+        spy.track(
+            "signed_up", ["email": "ada@example.com", "comment": "call me at +44 20 7946 0958", "referrer": "u7"])
+        #expect(spy.expectValid(against: Self.personalPlan))
+        #expect(spy.expectValid(against: PlanValidator(plan: Self.personalPlan)))
+    }
+
+    /// What a destination received was delivered: the same values there broke the plan's rules.
+    @Test func aDestinationsEventsAreJudgedAsDelivered() async {
+        let memory = InMemoryDestination()
+        let analytics = AnalyticsClient(destinations: [memory])
+        analytics.track("signed_up", ["email": "ada@example.com", "referrer": "u7"])
+        await analytics.flush()
+        expectOneIssue(
+            containing: [
+                "but 2 violations were found:",
+                "personalDataPresent at /properties/email: personal data sent against its rule (personal: email, rule: hash)",
+                "personalDataPresent at /properties/referrer: personal data sent against its rule (personal: user_id, rule: never_send)",
+            ], atLine: #line + 2
+        ) {
+            memory.expectValid(against: Self.personalPlan)
+        }
+    }
+
+    /// Records read back keep the stage each was recorded at: a spy's record in the clear passes, the same
+    /// values in a destination's record fail.
+    @Test func recordsReadBackAreJudgedAtTheirOwnStage() throws {
+        let folder = try TemporaryFolder()
+        let event = Event("signed_up", ["email": "ada@example.com"])
+        let envelope = Envelope(
+            event: event, messageId: MessageID(prefix: 1, sequence: 1), timestamp: .init(), anonymousId: "a")
+        let lines =
+            Record(envelope: envelope, source: "spy", stage: .tracked).line
+            + Record(envelope: envelope, source: "app").line
+        let url = folder.url.appendingPathComponent("run.jsonl")
+        try Data(lines).write(to: url)
+        let reader = try RecordingReader(contentsOf: url)
+        expectOneIssue(
+            containing: [
+                "but 1 violation was found:",
+                "[1] track signed_up",
+                "personalDataPresent at /properties/email",
+            ], atLine: #line + 2
+        ) {
+            reader.expectValid(against: Self.personalPlan)
+        }
     }
 }
