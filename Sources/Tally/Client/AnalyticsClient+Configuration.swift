@@ -38,6 +38,24 @@ extension AnalyticsClient {
         /// configuration.purposesByDestination = ["firebase": [.analytics], "appsflyer": [.advertising]]
         /// ```
         public var purposesByDestination: [String: Set<ConsentPurpose>]
+        /// The tracking plan's runtime rules the client follows (``PlanRules``, as `tally gen` writes them),
+        /// or nil. Default: nil.
+        ///
+        /// With rules, the client gates the plan's ``PlanRules/consentRequired`` purposes as well as those
+        /// of ``consentRequired``; gives each destination the purposes the plan allows it
+        /// (``PlanRules/purposesByDestination``) unless ``purposesByDestination`` names it; and after the
+        /// processors gives each planned event its plan's purpose, keeps advertising identifiers to
+        /// advertising events and applies the personal-data rules, hashing with ``personalDataHash``.
+        ///
+        /// ```swift
+        /// let analytics = AnalyticsClient(
+        ///     destinations: [product, ads], configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+        /// ```
+        public var rules: PlanRules?
+        /// What the plan's `hash` rules use (``PersonalDataRule/hash``): SHA-256 from CryptoKit, say. Without
+        /// one, values to hash are redacted instead, and a ``Problem/Code/personalDataNotHashed`` problem
+        /// says so. Default: nil.
+        public var personalDataHash: (@Sendable (String) -> String)?
         /// The clock for timestamps. Default: `Date.init`.
         public var now: @Sendable () -> Date
         /// Called for every problem, on the thread that found it (a caller's, the worker's or a
@@ -84,6 +102,41 @@ extension AnalyticsClient {
             self.consentStore = consentStore
             self.consentHoldCapacity = consentHoldCapacity
             self.purposesByDestination = purposesByDestination
+        }
+
+        /// A configuration that follows a tracking plan's runtime rules (``rules``), with every other setting
+        /// at its default.
+        ///
+        /// ```swift
+        /// let analytics = AnalyticsClient(
+        ///     destinations: [product, ads], configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+        /// ```
+        ///
+        /// - Parameters:
+        ///   - rules: the plan's rules, usually `PlannedEvents.rules` from `tally gen`.
+        ///   - hash: what the plan's `hash` rules use; nil redacts those values instead (and reports it).
+        public init(rules: PlanRules, hash: (@Sendable (String) -> String)? = nil) {
+            self.init()
+            self.rules = rules
+            self.personalDataHash = hash
+        }
+
+        /// The purposes the client gates: ``consentRequired`` and the plan's.
+        var gatedPurposes: Set<ConsentPurpose> {
+            guard let rules else { return consentRequired }
+            return consentRequired.union(rules.consentRequired)
+        }
+
+        /// The purposes destination `name` may receive, or nil for all: ``purposesByDestination``'s entry,
+        /// else the plan's.
+        func purposes(ofDestination name: String) -> Set<ConsentPurpose>? {
+            purposesByDestination[name] ?? rules?.purposesByDestination[name]
+        }
+
+        /// The processors the client runs: the app's, then the plan's rules when there are any.
+        func processors(after own: [any Processor]) -> [any Processor] {
+            guard let rules else { return own }
+            return own + [PlanRulesProcessor(rules: rules, hash: personalDataHash)]
         }
 
         /// The clock that the deadlines of ``AnalyticsClient/flush()`` and ``AnalyticsClient/shutdown()`` run

@@ -92,6 +92,7 @@ final class Pipeline: @unchecked Sendable {
     private let intake: UnsafeMutablePointer<Intake>
 
     init(processors: [any Processor], destinations: [any Destination], configuration: AnalyticsClient.Configuration) {
+        let processors = configuration.processors(after: processors)
         let names = Self.uniqueNames(destinations.map(\.name))
         let accounting = Accounting(
             destinations: names, problemHistoryLimit: configuration.problemHistoryLimit,
@@ -124,12 +125,12 @@ final class Pipeline: @unchecked Sendable {
         self.consentStore = configuration.consentStore
         let answers = configuration.consentStore.load()
         initialConsent = ConsentGate(
-            required: configuration.consentRequired, answers: answers, capacity: configuration.consentHoldCapacity)
+            required: configuration.gatedPurposes, answers: answers, capacity: configuration.consentHoldCapacity)
         intake = .allocate(capacity: 1)
         intake.initialize(
             to: Intake(
                 identity: identity, granted: configuration.startsOptedIn,
-                consentRequired: configuration.consentRequired, consentAnswers: answers))
+                consentRequired: configuration.gatedPurposes, consentAnswers: answers))
         for (destination, name) in zip(destinations, names) where name != destination.name {
             problems.report(
                 Problem(
@@ -143,7 +144,7 @@ final class Pipeline: @unchecked Sendable {
             DestinationLane(
                 destination: pair.0, index: index, ledger: pair.1,
                 buffering: configuration.bufferingByDestination[pair.1.name] ?? configuration.destinationBuffering,
-                purposes: configuration.purposesByDestination[pair.1.name], problems: problems,
+                purposes: configuration.purposes(ofDestination: pair.1.name), problems: problems,
                 qualityOfService: qualityOfService)
         }
 

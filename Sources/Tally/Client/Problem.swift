@@ -63,6 +63,12 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// A ``PersonalDataProcessor`` had a value to hash and no hash function: it redacted the value
         /// instead.
         public static let personalDataNotHashed = Code("personal_data_not_hashed")
+        /// A client following a plan's rules (``AnalyticsClient/Configuration/rules``) got a planned event with
+        /// another purpose than the plan's: it gated and routed the event by the plan's purpose.
+        public static let purposeNotPlanned = Code("purpose_not_planned")
+        /// A client following a plan's rules removed an advertising identifier from an event that is not for
+        /// ``ConsentPurpose/advertising`` (see ``PlanRules``).
+        public static let advertisingIdentifierRemoved = Code("advertising_identifier_removed")
     }
 
     /// What became of the event or value the problem is about.

@@ -169,7 +169,15 @@ extension SwiftCodeGenerator {
             text += ": " + description.split(separator: "\n").joined(separator: " ")
         }
         if let mark = schema.personal {
-            text += " Personal data (\(mark.kind)): \(mark.rule.map { "\($0)" } ?? "no rule yet") before sending."
+            let fate =
+                switch mark.rule {
+                case .send?: "sent as it is"
+                case .hash?: "the client hashes it"
+                case .redact?: "the client redacts it"
+                case .neverSend?: "the client removes it"
+                case nil: "the client redacts it (no rule yet)"
+                }
+            text += " Personal data (\(mark.kind)): \(fate) (`\(namespace).rules`)."
         }
         return text
     }

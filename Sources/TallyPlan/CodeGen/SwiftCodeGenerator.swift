@@ -82,32 +82,31 @@ public struct SwiftCodeGenerator: Sendable {
             }
             lines.append("}")
         }
-        let withEnums = events.filter { !$0.enums.isEmpty }
-        if !withEnums.isEmpty {
-            lines += [
-                "",
-                "/// The enum types of the generated event factories, one namespace per event.",
-                "public enum \(namespace) {",
-            ]
-            for (index, event) in withEnums.enumerated() {
-                if index > 0 { lines.append("") }
-                lines.append("    /// Types for `Event.\(SwiftNames.bare(event.factoryName))`.")
-                lines.append("    public enum \(event.typeName) {")
-                for (enumIndex, generated) in event.enums.enumerated() {
-                    if enumIndex > 0 { lines.append("") }
-                    lines += SwiftNames.docComment(generated.documentation, indent: "        ")
-                    lines.append(
-                        "        public enum \(generated.name): Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable {"
-                    )
-                    for (identifier, rawValue) in generated.cases {
-                        lines.append("            case \(identifier) = \(SwiftNames.literal(rawValue))")
-                    }
-                    lines.append("        }")
+        lines += [
+            "",
+            "/// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event",
+            "/// factories, one namespace per event.",
+            "public enum \(namespace) {",
+        ]
+        lines += rulesDeclaration(plan, planFileName: planFileName)
+        for event in events where !event.enums.isEmpty {
+            lines.append("")
+            lines.append("    /// Types for `Event.\(SwiftNames.bare(event.factoryName))`.")
+            lines.append("    public enum \(event.typeName) {")
+            for (enumIndex, generated) in event.enums.enumerated() {
+                if enumIndex > 0 { lines.append("") }
+                lines += SwiftNames.docComment(generated.documentation, indent: "        ")
+                lines.append(
+                    "        public enum \(generated.name): Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable {"
+                )
+                for (identifier, rawValue) in generated.cases {
+                    lines.append("            case \(identifier) = \(SwiftNames.literal(rawValue))")
                 }
-                lines.append("    }")
+                lines.append("        }")
             }
-            lines.append("}")
+            lines.append("    }")
         }
+        lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -220,7 +219,7 @@ public struct SwiftCodeGenerator: Sendable {
 
 extension String {
     /// The text on one line, for comments.
-    fileprivate var replacingNewlines: String {
+    var replacingNewlines: String {
         String(map { $0.isNewline ? " " : $0 })
     }
 }

@@ -48,7 +48,7 @@ extension Event {
     /// Tracks `menu_item_ordered`. Owner: ordering. Tags: checkout, revenue.
     ///
     /// - Parameters:
-    ///   - customerEmail: `customer_email` Personal data (email): redact before sending.
+    ///   - customerEmail: `customer_email` Personal data (email): the client redacts it (`PlannedEvents.rules`).
     ///   - itemName: `item_name`: The item's name on the menu.
     ///   - quantity: `quantity`
     ///   - address: `address`
@@ -173,8 +173,34 @@ extension Event {
     }
 }
 
-/// The enum types of the generated event factories, one namespace per event.
+/// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event
+/// factories, one namespace per event.
 public enum PlannedEvents {
+    /// The runtime rules of fixture-plan.yaml: each event's purpose, the purposes that need
+    /// the user's consent, what each destination may receive and where it sends, and each personal
+    /// property's rule. One line makes a client follow them:
+    ///
+    /// ```swift
+    /// let analytics = AnalyticsClient(
+    ///     destinations: destinations, configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+    /// ```
+    public static let rules = PlanRules(
+        purposes: [
+            "A B S": .analytics,
+            "Login": .analytics,
+            "a=b's": .analytics,
+            "alias": .analytics,
+            "class": .analytics,
+            "group": .analytics,
+            "identify": .analytics,
+            "menu_item_ordered": .analytics,
+            "Über große Straße": .analytics,
+        ],
+        personalProperties: [
+            PersonalProperty(event: "menu_item_ordered", key: "customer_email", kind: .email, rule: .redact),
+        ]
+    )
+
     /// Types for `Event.menuItemOrdered`.
     public enum MenuItemOrdered {
         /// The values of `size`.

@@ -1,0 +1,88 @@
+import Foundation
+import Tally
+import TallyPlan
+import Testing
+
+/// `tally gen` writes the plan's runtime rules beside the factories (`PlannedEvents.rules`), so an app
+/// follows its plan without reading it.
+@Suite("Generated rules", .readsPlans)
+struct CodeGenRulesTests {
+    static let plan = """
+        version: 1
+        consent: { required: [analytics, advertising] }
+        destinations:
+          product: { purposes: [analytics, necessary], domains: [api.product.example] }
+          ads: { purposes: [advertising], domains: [track.ads.example] }
+        events:
+          - name: newsletter_subscribed
+            description: The user subscribed to the newsletter.
+            properties:
+              email: { type: string, personal: { kind: email, rule: hash }, required: true }
+          - name: ad_clicked
+            description: The user opened an ad.
+            purpose: advertising
+            properties:
+              idfa: { type: string, personal: { kind: advertising_id, rule: send } }
+          - name: consent_answered
+            description: The user answered the consent dialog.
+            purpose: personalization
+          - name: user
+            kind: identify
+            description: The signed-in user.
+            properties:
+              phone: { type: string, personal: { kind: phone, rule: never_send } }
+        """
+
+    @Test func theRulesAreWrittenAsPlainSwiftValues() throws {
+        let source = SwiftCodeGenerator().generate(try TrackingPlan(text: Self.plan), planFileName: "plan.yaml")
+        let rules = try #require(source.range(of: "    public static let rules = PlanRules(\n"))
+        #expect(
+            source[rules.lowerBound...].hasPrefix(
+                """
+                    public static let rules = PlanRules(
+                        consentRequired: [.advertising, .analytics],
+                        purposes: [
+                            "ad_clicked": .advertising,
+                            "consent_answered": "personalization",
+                            "identify": .analytics,
+                            "newsletter_subscribed": .analytics,
+                        ],
+                        personalProperties: [
+                            PersonalProperty(event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
+                            PersonalProperty(event: "identify", key: "phone", kind: .phone, rule: .neverSend),
+                            PersonalProperty(event: "newsletter_subscribed", key: "email", kind: .email, rule: .hash),
+                        ],
+                        purposesByDestination: [
+                            "ads": [.advertising],
+                            "product": [.analytics, .necessary],
+                        ],
+                        domainsByDestination: [
+                            "ads": ["track.ads.example"],
+                            "product": ["api.product.example"],
+                        ]
+                    )
+                }
+
+                """))
+        #expect(
+            source.contains(
+                "///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`)."))
+    }
+
+    /// The generated fixture compiles into this test target: its rules are the plan's, value for value.
+    @Test func theCompiledRulesAreThePlans() throws {
+        let plan = try Fixtures.fixturePlan()
+        #expect(PlannedEvents.rules == plan.rules)
+        #expect(PlannedEvents.rules.purposes.count == 9)
+        #expect(PlannedEvents.rules.personalProperties == plan.personalProperties)
+    }
+
+    @Test func thePlansRulesKeyEventsAsTheClientLooksThemUp() throws {
+        let rules = try TrackingPlan(text: Self.plan).rules
+        #expect(rules.purpose(of: Event("ad_clicked")) == .advertising)
+        #expect(rules.purpose(of: .identify(userId: "u-1")) == .analytics)
+        #expect(rules.consentRequired == [.analytics, .advertising])
+        #expect(rules.purposesByDestination["ads"] == [.advertising])
+        #expect(rules.domainsByDestination["product"] == ["api.product.example"])
+    }
+}
