@@ -14,8 +14,9 @@ struct CoverageCommand: ParsableCommand {
             then read the folder here. The report lists each planned event (seen or not, how often), its \
             properties and enum values, by kind. The summary goes to standard error.
 
-            Every recorded event is also validated against the plan: a wrong value or type, an unplanned \
-            event and an unplanned property each fail the run, one line per event and rule with its count, \
+            Every recorded event is also validated against the plan, as tally validate does: a wrong value \
+            or type, an unplanned event, an unplanned property, a wrong purpose and an event sent without \
+            consent each fail the run, one line per event and rule with its count, \
             led by the file:line of the test that recorded it when the recording says (TallyTesting's spies \
             record the line that created them). --allow-plan-violations skips this check.
 

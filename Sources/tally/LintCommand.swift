@@ -14,8 +14,18 @@ struct LintCommand: ParsableCommand {
               plan.yaml:20:9: warning: Unknown keyword 'minLenght' is ignored
 
             Errors make the plan unusable (a bad keyword value, an unknown type or kind, a duplicate event, an \
-            invalid regular expression). Warnings flag what is probably a mistake (an unknown keyword, a rule \
-            that cannot apply to the declared type, a purpose in consent.required that no event needs).
+            invalid regular expression, a purpose in consent.required that no event needs). Warnings flag what \
+            is probably a mistake (an unknown keyword, a rule that cannot apply to the declared type).
+
+            Where the plan contradicts itself about privacy is an error too, at its line, though the plan still \
+            loads for the other commands: an event past its expires day; a personal property with no rule; a \
+            property with format: email and no personal mark (tally validate reports its values as \
+            personalDataUnmarked); a property marked personal: { kind: advertising_id } on an event whose \
+            purpose is not advertising; an event whose purpose no destination may receive; and an event that \
+            a destination which may receive advertising may receive although it flows without the user's \
+            answer (its purpose is not in consent.required, or it is necessary). A plan without a consent: \
+            block requires consent for nothing, so there every event such a destination may receive is an \
+            error; a plan without destinations: says nothing about where events go.
 
             Colour is used only when standard output is a terminal and NO_COLOR is not set.
 

@@ -15,8 +15,10 @@ struct PrivacyManifestCommand: ParsableCommand {
             EmailAddress, free_text -> OtherUserContent, ...). The event's purpose gives the reason (analytics \
             -> Analytics, advertising -> ThirdPartyAdvertising and tracking, necessary -> AppFunctionality); data \
             is linked to the user when the plan has an identify event. A destination that may receive \
-            advertising is tracking: the hosts it names (domains:) go in NSPrivacyTrackingDomains, and no other \
-            destination's host may be there, since iOS blocks every listed host until the user allows tracking.
+            advertising is tracking: the data of every event it may receive is tracking (--check names the \
+            destination when the file says it is not), the hosts it names (domains:) go in \
+            NSPrivacyTrackingDomains, and no other destination's host may be there, since iOS blocks every \
+            listed host until the user allows tracking.
 
             Without --output, prints a PrivacyInfo.xcprivacy holding only those keys. With --output, adds what \
             the file lacks (creating it when missing) and lists what was added: nothing is removed, and keys \

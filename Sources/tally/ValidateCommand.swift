@@ -20,7 +20,10 @@ struct ValidateCommand: ParsableCommand {
             (personalDataUnmarked); the value is never printed. When the plan lists purposes under \
             consent.required, a record whose "consent" says the event of such a purpose went out without \
             the user's grant (denied, not_asked, or not_required: a client that does not gate it) is a \
-            violation (sentWithoutConsent), counted apart for each answer; a record with no "consent" is not.
+            violation (sentWithoutConsent), counted apart for each answer; a record with no "consent" is not. \
+            An event recorded with a purpose other than its plan entry's is a violation (purposeMismatch), \
+            and so is a value of a property the plan marks personal: { kind: advertising_id } in an event \
+            recorded with a purpose other than advertising (advertisingIdentifierOutsideAdvertising).
 
             A line that is not a readable record (not JSON, invalid UTF-8, nested deeper than 64 levels, \
             not a Tally record, a "consent" other than granted, denied, not_asked or not_required) and a \

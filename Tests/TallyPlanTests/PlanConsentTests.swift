@@ -54,8 +54,9 @@ import Testing
     }
 
     /// A purpose listed as needing consent that no event of the plan needs is most likely misspelt: the
-    /// client would then gate `analytic` and send `analytics` events ungated.
-    @Test func aRequiredPurposeNoEventNeedsIsAWarningAtItsLine() throws {
+    /// client would then gate `analytic` and send `analytics` events ungated. The plan contradicts itself,
+    /// so it does not load and lint fails.
+    @Test func aRequiredPurposeNoEventNeedsIsAnErrorAtItsLine() throws {
         let text = """
             version: 1
             consent:
@@ -68,19 +69,19 @@ import Testing
                 purpose: advertising
             """
         let result = PlanLoader.load(text: text, file: "plan.yaml")
-        #expect(result.plan?.consentRequired == ["analytic", .advertising, "location"])
-        let warnings = [
-            "plan.yaml:3:14: warning: 'consent.required' lists 'analytic', which no event of the plan needs; did you mean 'analytics'?",
-            "plan.yaml:3:37: warning: 'consent.required' lists 'location', which no event of the plan needs",
+        #expect(result.plan == nil)
+        let errors = [
+            "plan.yaml:3:14: error: 'consent.required' lists 'analytic', which no event of the plan needs; did you mean 'analytics'?",
+            "plan.yaml:3:37: error: 'consent.required' lists 'location', which no event of the plan needs; remove it, or give it to the events that need it ('purpose: location')",
         ]
-        #expect(result.diagnostics.map(\.description) == warnings)
+        #expect(result.diagnostics.map(\.description) == errors)
+        #expect(throws: PlanError.self) { try TrackingPlan(text: text) }
         let url = try Fixtures.write(text)
         let lint = PlanTool.lint(path: url.path, today: "2026-11-27")
-        #expect(lint.exitCode == 0)
-        #expect(lint.standardOutput.contains("\(url.path):3:14: warning: 'consent.required' lists 'analytic'"))
-        #expect(lint.standardOutput.contains("2 events, 2 warnings"))
-        #expect(PlanTool.lint(path: url.path, warningsAsErrors: true, today: "2026-11-27").exitCode != 0)
-        // Every purpose listed is needed by an event; a plan with no event yet is not warned about either.
+        #expect(lint.exitCode == 1)
+        #expect(lint.standardOutput.contains("\(url.path):3:14: error: 'consent.required' lists 'analytic'"))
+        #expect(lint.standardOutput.contains("2 errors, 0 warnings"))
+        // Every purpose listed is needed by an event; a plan with no event yet is not reported either.
         #expect(PlanLoader.load(text: Self.plan, file: "p").diagnostics.isEmpty)
         let draft = PlanLoader.load(text: "version: 1\nconsent: { required: [analytics] }\nevents: []\n", file: "p")
         #expect(draft.diagnostics.isEmpty)

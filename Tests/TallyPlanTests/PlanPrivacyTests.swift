@@ -8,6 +8,7 @@ import Testing
 @Suite(.readsPlans) struct PlanPrivacyTests {
     static let plan = """
         version: 1
+        consent: { required: [advertising] }
         destinations:
           firebase: { purposes: [analytics] }
           ads: { purposes: [advertising] }
@@ -58,9 +59,9 @@ import Testing
         #expect(output.exitCode == 1)
         #expect(
             output.standardOutput == """
-                \(url.path):6:5: error: Property 'comment' of 'signed_up' is personal (free_text) with no rule; add rule: send, hash, redact or never_send
-                \(url.path):19:5: error: Event 'old_banner_seen' expired on 2026-01-31 (owner: marketing); remove it from the plan and the app, or extend 'expires'
-                \(url.path):23:5: error: Event 'partner_shared' needs purpose 'partners', which no destination may receive (ads: advertising; firebase: analytics)
+                \(url.path):13:7: error: Property 'comment' of 'signed_up' is personal (free_text) with no rule; add rule: send, hash, redact or never_send
+                \(url.path):20:5: error: Event 'old_banner_seen' expired on 2026-01-31 (owner: marketing); remove it from the plan and the app, or extend 'expires'
+                \(url.path):24:5: error: Event 'partner_shared' needs purpose 'partners', which no destination may receive (ads: advertising; firebase: analytics)
                 \(url.path): 3 errors, 0 warnings
 
                 """)

@@ -90,7 +90,10 @@ extension TrackingPlan {
     /// The plan without source locations, to compare plans read from different files.
     var withoutLocations: TrackingPlan {
         var plan = self
-        for index in plan.events.indices { plan.events[index].location = nil }
+        for index in plan.events.indices {
+            plan.events[index].location = nil
+            plan.events[index].propertyLocations = [:]
+        }
         return plan
     }
 }

@@ -46,7 +46,9 @@ extension PlanReader {
             } else {
                 spellings[name] = name
             }
-            let (schema, isRequired) = readSchema(value, path: path + "/" + JSONPointer.escape(name))
+            let pointer = path + "/" + JSONPointer.escape(name)
+            schemaLocations[pointer] = document.location(of: keyNode)
+            let (schema, isRequired) = readSchema(value, path: pointer)
             properties[PropertyName(name)] = schema
             if isRequired { required.append((PropertyName(name), keyNode)) }
         }
@@ -136,6 +138,7 @@ extension PlanReader {
                         value)
                     break
                 }
+                schemaLocations[path + "/items"] = document.location(of: keyNode)
                 schema.items = readSchema(value, path: path + "/items").0
             case "properties":
                 let (properties, flagged) = readProperties(value, path: path + "/properties")
@@ -151,6 +154,7 @@ extension PlanReader {
             case "additionalProperties":
                 switch value {
                 case .mapping:
+                    schemaLocations[path + "/additionalProperties"] = document.location(of: keyNode)
                     schema.additionalProperties = .schema(readSchema(value, path: path + "/additionalProperties").0)
                 default:
                     if let allowed = bool(value, "'additionalProperties' (true, false or a schema)") {

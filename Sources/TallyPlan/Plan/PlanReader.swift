@@ -10,6 +10,9 @@ struct PlanReader {
     private(set) var diagnostics: [PlanDiagnostic] = []
     /// Keywords read but not checked, in reading order.
     private(set) var uncheckedKeywords: [UncheckedKeyword] = []
+    /// Where each schema of the event being read is declared, by JSON pointer
+    /// (``PlannedEvent/propertyLocations``).
+    var schemaLocations: [String: SourceLocation] = [:]
 
     init(document: PlanDocument) {
         self.document = document
@@ -94,7 +97,7 @@ struct PlanReader {
         }
         if !sawEvents { error("The plan needs an 'events' list", root) }
         checkDuplicates(events)
-        warnAboutUnneededConsent(consentRequired, events: events)
+        checkUnneededConsent(consentRequired, events: events)
         return TrackingPlan(
             version: version ?? TrackingPlan.currentVersion, events: events,
             uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations,
@@ -171,8 +174,10 @@ struct PlanReader {
         }
         if !sawDescription { error("Event '\(event.name)' needs a 'description'", node) }
         if let propertiesNode {
+            schemaLocations = [:]
             let (properties, requiredByFlag) = readProperties(propertiesNode, path: "/properties")
             event.properties = properties
+            event.propertyLocations = schemaLocations
             requiredList += requiredByFlag
             if event.kind == .alias, !properties.isEmpty {
                 error("Alias events carry no properties; remove 'properties' from '\(event.name)'", propertiesNode)

@@ -29,46 +29,6 @@ extension TrackingPlan {
         PersonalDataProcessor(personalProperties, hash: hash)
     }
 
-    /// What the plan's privacy marks break, as lint errors: an event past its `expires` day, a `personal`
-    /// property with no rule, and an event whose purpose no destination of `destinations:` may receive.
-    ///
-    /// - Parameter today: the day to compare `expires` with, `YYYY-MM-DD`; by default today in UTC.
-    public func privacyDiagnostics(today: String = TrackingPlan.today()) -> [PlanDiagnostic] {
-        var found: [PlanDiagnostic] = []
-        for event in events {
-            let location = event.location ?? SourceLocation(file: "plan")
-            if let expires = event.expires, expires < today {
-                let owner = event.owner.map { " (owner: \($0))" } ?? ""
-                found.append(
-                    PlanDiagnostic(
-                        .error,
-                        "Event '\(event.name)' expired on \(expires)\(owner); remove it from the plan and the app, or extend 'expires'",
-                        at: location))
-            }
-            for (name, schema) in event.properties.sorted(by: { $0.key < $1.key }) {
-                guard let mark = schema.personal, mark.rule == nil else { continue }
-                found.append(
-                    PlanDiagnostic(
-                        .error,
-                        "Property '\(name.string)' of '\(event.name)' is personal (\(mark.kind)) with no rule; add rule: send, hash, redact or never_send",
-                        at: location))
-            }
-            if !destinations.isEmpty, event.purpose != .necessary,
-                !destinations.values.contains(where: { $0.contains(event.purpose) })
-            {
-                let allowed = destinations.keys.sorted().map { name in
-                    "\(name): \(destinations[name]!.sorted().map(\.rawValue).joined(separator: ", "))"
-                }
-                found.append(
-                    PlanDiagnostic(
-                        .error,
-                        "Event '\(event.name)' needs purpose '\(event.purpose)', which no destination may receive (\(allowed.joined(separator: "; ")))",
-                        at: location))
-            }
-        }
-        return found
-    }
-
     /// Today in UTC, `YYYY-MM-DD`.
     public static func today() -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -38,7 +38,9 @@ public struct TrackingPlan: Sendable, Hashable {
     /// Give them to the client as its `consentRequired`; `tally validate` and `tally coverage` report a
     /// recorded event of one of them delivered while the user had denied it or not answered
     /// (``PlanViolation/Kind/sentWithoutConsent``). Never holds `ConsentPurpose.necessary`. A purpose no
-    /// event of the plan needs is a warning where it is listed (most likely a misspelling).
+    /// event of the plan needs is an error where it is listed (most likely a misspelling): the plan does not
+    /// load. Without a `consent:` block no purpose needs consent, so `tally lint` fails on an event that a
+    /// destination receiving advertising may receive (see ``privacyDiagnostics(today:)``).
     public var consentRequired: Set<ConsentPurpose>
 
     /// The format version this Tally reads and writes.
@@ -107,13 +109,21 @@ public struct PlannedEvent: Sendable, Hashable {
     public var additionalProperties: Bool
     /// Where the event is declared, when it was loaded from a file.
     public var location: SourceLocation?
+    /// Where each property's schema is declared, when the event was loaded from a file: by its JSON pointer
+    /// in ``objectSchema``, at any depth, each at its key.
+    ///
+    /// `/properties/email` for a property, `/properties/contact/properties/email` for a member of an object,
+    /// `/properties/emails/items` for the elements of an array, `/properties/contact/additionalProperties`
+    /// for an object's other members. Lint findings about a property (a `personal` mark an e-mail format
+    /// lacks, say) point here; empty for events made in code, whose findings point at ``location``.
+    public var propertyLocations: [String: SourceLocation]
 
     /// Creates a planned event.
     public init(
         name: String, kind: Event.Kind = .track, description: String = "", owner: String? = nil,
         tags: [String] = [], properties: [PropertyName: PropertySchema] = [:], required: [PropertyName] = [],
         additionalProperties: Bool = false, location: SourceLocation? = nil, purpose: ConsentPurpose = .analytics,
-        expires: String? = nil
+        expires: String? = nil, propertyLocations: [String: SourceLocation] = [:]
     ) {
         self.name = name
         self.kind = kind
@@ -126,6 +136,7 @@ public struct PlannedEvent: Sendable, Hashable {
         self.required = required.sorted()
         self.additionalProperties = additionalProperties
         self.location = location
+        self.propertyLocations = propertyLocations
     }
 
     /// The event's properties as one object schema, the form nested objects use.

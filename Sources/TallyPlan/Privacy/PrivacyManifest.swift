@@ -20,7 +20,12 @@ import Tally
 ///   `UserID`, `free_text` -> `OtherUserContent`, any other kind -> `OtherDataTypes`; `redact` and
 ///   `never_send` (and a mark with no rule) collect nothing;
 /// - the event's purpose gives the reason: `analytics` -> `Analytics`, `advertising` -> `ThirdPartyAdvertising`,
-///   `necessary` -> `AppFunctionality`, any other -> `Other`; `advertising` is tracking;
+///   `necessary` -> `AppFunctionality`, any other -> `Other`;
+/// - data is tracking when its event is of purpose `advertising`, or when a destination that may receive
+///   advertising may receive its event (its purposes hold the event's): whatever the event is for, that
+///   destination may use its data for advertising. ``Entry/trackingDestinations`` names them, and `tally
+///   privacy-manifest --check` says which destination made an entry tracking. Both follow
+///   ``isTracking(_:)`` and ``isTracking(destinationPurposes:)``, the one rule for tracking;
 /// - data is linked to the user when the plan has an identify event (events then carry the user's id);
 /// - a destination that may receive `advertising` is tracking (``isTracking(destinationPurposes:)``), so the
 ///   hosts it names (`domains:`) are `NSPrivacyTrackingDomains` (``trackingDomains``); the other destinations'
@@ -39,6 +44,12 @@ public struct PrivacyManifest: Sendable, Hashable {
         public var purposes: [String]
         /// The plan's events that collect it, sorted.
         public var events: [String]
+        /// The destinations that make it tracking whatever its events' purposes: those of the plan's
+        /// `destinations:` that may receive advertising and may receive one of ``events``, sorted. Empty when
+        /// no such destination receives them (then only an `advertising` event makes it tracking).
+        public var trackingDestinations: [String] = []
+        /// Whether an event that collects it is of a tracking purpose (`advertising`).
+        var trackedByPurpose = false
 
         public static func < (lhs: Entry, rhs: Entry) -> Bool { lhs.dataType < rhs.dataType }
 
@@ -83,7 +94,10 @@ public struct PrivacyManifest: Sendable, Hashable {
                 ?? Entry(dataType: dataType, linked: linked, tracking: false, purposes: [], events: [])
             if !entry.purposes.contains(purpose) { entry.purposes.append(purpose) }
             if !entry.events.contains(event.name) { entry.events.append(event.name) }
-            entry.tracking = entry.tracking || Self.isTracking(event.purpose)
+            let destinations = plan.trackingDestinations(receiving: event.purpose)
+            entry.trackedByPurpose = entry.trackedByPurpose || Self.isTracking(event.purpose)
+            entry.trackingDestinations = Array(Set(entry.trackingDestinations).union(destinations))
+            entry.tracking = entry.trackedByPurpose || !entry.trackingDestinations.isEmpty
             byType[dataType] = entry
         }
         for event in plan.events {
@@ -101,6 +115,7 @@ public struct PrivacyManifest: Sendable, Hashable {
             var entry = entry
             entry.purposes.sort()
             entry.events.sort()
+            entry.trackingDestinations.sort()
             return entry
         }
         .sorted()
@@ -130,9 +145,18 @@ public struct PrivacyManifest: Sendable, Hashable {
     }
 
     /// Whether a destination that may receive `purposes` is tracking: one of them is
-    /// (``isTracking(_:)``).
+    /// (``isTracking(_:)``). Every event such a destination may receive is tracking data too, whatever its
+    /// own purpose (``Entry/trackingDestinations``).
     public static func isTracking(destinationPurposes purposes: Set<ConsentPurpose>) -> Bool {
         purposes.contains { isTracking($0) }
+    }
+
+    /// `sent to destination ads, which receives advertising`, for gaps.
+    fileprivate static func reaching(_ destinations: [String]) -> String {
+        let names = destinations.joined(separator: ", ")
+        return destinations.count == 1
+            ? "sent to destination \(names), which receives advertising"
+            : "sent to destinations \(names), which receive advertising"
     }
 
     private static let prefix = "NSPrivacyCollectedDataType"
@@ -196,8 +220,11 @@ public struct PrivacyManifest: Sendable, Hashable {
         let declared = (dictionary["NSPrivacyCollectedDataTypes"] as? [[String: Any]]) ?? []
         var gaps: [String] = []
         if tracks, dictionary["NSPrivacyTracking"] as? Bool != true {
+            let tracking = entries.filter(\.tracking)
+            let destinations = Set(tracking.flatMap(\.trackingDestinations)).sorted()
+            let because = destinations.isEmpty ? "" : " (\(Self.reaching(destinations)))"
             gaps.append(
-                "NSPrivacyTracking must be true: \(entries.filter(\.tracking).map(\.dataType).joined(separator: ", ")) is collected for tracking"
+                "NSPrivacyTracking must be true: \(tracking.map(\.dataType).joined(separator: ", ")) is collected for tracking\(because)"
             )
         }
         for entry in entries {
@@ -216,7 +243,7 @@ public struct PrivacyManifest: Sendable, Hashable {
             }
             if entry.tracking, !matching.contains(where: { $0["NSPrivacyCollectedDataTypeTracking"] as? Bool == true })
             {
-                gaps.append("\(entry.dataType) must be declared as tracking (collected for advertising)")
+                gaps.append("\(entry.dataType) must be declared as tracking (\(entry.trackingReason))")
             }
         }
         let listed = Set(try Self.listedTrackingDomains(in: dictionary).map { $0.lowercased() })
@@ -332,6 +359,26 @@ extension PrivacyManifest {
             "NSPrivacyCollectedDataTypeTracking": entry.tracking,
             "NSPrivacyCollectedDataTypePurposes": entry.purposes,
         ]
+    }
+}
+
+extension PrivacyManifest.Entry {
+    /// Why the entry is tracking, for gaps: `collected for advertising`, `sent to destination ads, which
+    /// receives advertising`, or both.
+    var trackingReason: String {
+        let purpose = trackedByPurpose ? ["collected for advertising"] : []
+        let destinations = trackingDestinations.isEmpty ? [] : [PrivacyManifest.reaching(trackingDestinations)]
+        return (purpose + destinations).joined(separator: ", and ")
+    }
+}
+
+extension TrackingPlan {
+    /// The destinations that may receive events of `purpose` and are tracking, because they may receive
+    /// advertising (``PrivacyManifest/isTracking(destinationPurposes:)``), sorted by name. Data of such an
+    /// event is tracking data wherever else it goes.
+    func trackingDestinations(receiving purpose: ConsentPurpose) -> [String] {
+        destinations.filter { $0.value.contains(purpose) && PrivacyManifest.isTracking(destinationPurposes: $0.value) }
+            .keys.sorted()
     }
 }
 

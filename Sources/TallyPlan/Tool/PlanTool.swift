@@ -42,8 +42,9 @@ package enum ToolExitCode {
 package enum PlanTool {
     /// `tally lint PLAN`: every finding as `file:line:column: error|warning: message`, then a summary.
     /// Besides the file's own errors, the plan's privacy marks are checked
-    /// (``TrackingPlan/privacyDiagnostics(today:)``): an expired event, a personal property with no rule,
-    /// a purpose no destination may receive.
+    /// (``TrackingPlan/privacyDiagnostics(today:)``): an expired event, a personal property with no rule, an
+    /// e-mail format with no mark, an advertising identifier outside advertising, a purpose no destination
+    /// may receive, an event without consent that an advertising destination may receive.
     ///
     /// Exit codes: 0 no errors (warnings allowed unless `warningsAsErrors`), 1 errors in the plan, 65 not a
     /// YAML or JSON document, 66 missing or unreadable file.

@@ -13,13 +13,15 @@ struct RecordedViolations {
         /// The `origin` of the first record that broke it (`path:line`), when the recording carries one.
         var origin: String?
 
-        /// What kind of failure it is: `unplanned event`, `unplanned property`, `sent without consent` or
-        /// `plan violation`.
+        /// What kind of failure it is: `unplanned event`, `unplanned property`, `sent without consent`,
+        /// `wrong purpose`, `advertising identifier outside advertising` or `plan violation`.
         var label: String {
             switch example.kind {
             case .unknownEvent: return "unplanned event"
             case .unexpectedProperty: return "unplanned property"
             case .sentWithoutConsent: return "sent without consent"
+            case .purposeMismatch: return "wrong purpose"
+            case .advertisingIdentifierOutsideAdvertising: return "advertising identifier outside advertising"
             default: return "plan violation"
             }
         }

@@ -19,6 +19,11 @@ import Tally
 /// The keyword subset follows JSON Schema 2020-12 (see <doc:TrackingPlans>). Tally's own rules:
 /// - Track and screen events match the planned event of the same kind and name; identify, group and alias
 ///   events, whose names are ids, match the plan's event of their kind.
+/// - An event's purpose (`Event.purpose`) must be its planned event's (``PlannedEvent/purpose``), or it is a
+///   ``PlanViolation/Kind/purposeMismatch`` violation; and a value of a property the planned event marks
+///   `personal: { kind: advertising_id }`, at any depth, on an event whose purpose is not `advertising` is an
+///   ``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising`` violation. Both come before the
+///   violations of the properties.
 /// - Strings compare by Unicode code points everywhere (event and property names, `enum`, `const`,
 ///   `required`), never by `String`'s canonical equivalence; numbers compare exactly at any size.
 /// - Keywords the plan has but Tally does not check (``TrackingPlan/uncheckedKeywords``) are skipped; load
@@ -31,7 +36,8 @@ import Tally
 ///   `null` or the ``redactionMarker``; any other value is a ``PlanViolation/Kind/personalDataPresent``
 ///   violation. A redacted value is not checked further.
 /// - With `scansUnmarkedValues`, a string that looks like an e-mail address or an international phone
-///   number (`PersonalDataScan`) in a property the plan does not mark `personal`, at any depth, is a
+///   number (`PersonalDataScan`) in a property the plan does not mark `personal` (on it or on a property
+///   containing it), at any depth, is a
 ///   ``PlanViolation/Kind/personalDataUnmarked`` violation, in planned and unknown events alike. `tally
 ///   validate` and `tally coverage` scan; an app's validation processor does not unless asked.
 /// - An event recorded as the app tracked it (`Record.Stage.tracked`: a spy's, before any client's rules)
@@ -170,7 +176,7 @@ public struct PlanValidator: Sendable {
         }
         var run = ValidationRun(redactionMarker: redactionMarker)
         guard let compiled else {
-            if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: []) }
+            if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: [], marks: nil) }
             return [
                 PlanViolation(
                     .unknownEvent, eventName: event.reportName, eventKind: event.kind, path: "",
@@ -179,8 +185,69 @@ public struct PlanValidator: Sendable {
             ] + run.finish(for: event, index: index)
         }
         run.checkMembers(event.properties.dictionary, of: compiled.schema, personal: false) { "/properties" }
-        if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: compiled.personalKeys) }
-        return run.finish(for: event, index: index)
+        if scansUnmarkedValues {
+            run.scanUnmarked(
+                event.properties.dictionary, skipping: compiled.personalKeys,
+                marks: compiled.hasNestedMarks ? compiled.event.objectSchema : nil)
+        }
+        let found = run.finish(for: event, index: index)
+        guard event.purpose != compiled.purpose || (compiled.hasAdvertisingIdentifier && event.purpose != .advertising)
+        else { return found }
+        return purposeViolations(of: event, against: compiled, index: index) + found
+    }
+
+    /// The violations of an event's purpose: one other than the plan's (``PlanViolation/Kind/purposeMismatch``),
+    /// and an advertising identifier on an event not of purpose advertising
+    /// (``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising``).
+    private func purposeViolations(of event: Event, against compiled: CompiledEvent, index: Int?) -> [PlanViolation] {
+        var found: [PlanViolation] = []
+        let recorded = PropertyValue.string(event.purpose.rawValue)
+        if event.purpose != compiled.purpose {
+            found.append(
+                PlanViolation(
+                    .purposeMismatch, eventName: event.reportName, eventKind: event.kind, path: "/purpose",
+                    rule: "purpose: \(compiled.purpose)", actual: recorded, eventIndex: index))
+        }
+        if compiled.hasAdvertisingIdentifier, event.purpose != .advertising {
+            for (path, mark) in advertisingIdentifiers(in: event.properties.dictionary, of: compiled.event) {
+                found.append(
+                    PlanViolation(
+                        .advertisingIdentifierOutsideAdvertising, eventName: event.reportName, eventKind: event.kind,
+                        path: path, rule: mark.description, actual: recorded, eventIndex: index))
+            }
+        }
+        return found
+    }
+
+    /// Where `properties` carry a value (not `null`, not redacted) of a property the plan marks
+    /// `personal: { kind: advertising_id }`, at any depth, in path order, with the mark.
+    private func advertisingIdentifiers(
+        in properties: [String: PropertyValue], of event: PlannedEvent
+    ) -> [(path: String, mark: PersonalMark)] {
+        var found: [(path: String, mark: PersonalMark)] = []
+        func visit(_ value: PropertyValue, _ schema: PropertySchema, _ path: String) {
+            if let mark = schema.personal, mark.kind == .advertisingIdentifier {
+                switch value {
+                case .null: return
+                case .string(let text) where text.hasSameCodePoints(as: redactionMarker): return
+                default: return found.append((path, mark))
+                }
+            }
+            switch value {
+            case .object(let members):
+                for key in members.keys.sorted() {
+                    guard let member = schema.memberSchema(key) else { continue }
+                    visit(members[key]!, member, path + "/" + JSONPointer.escape(key))
+                }
+            case .array(let elements):
+                guard let items = schema.items else { return }
+                for (offset, element) in elements.enumerated() { visit(element, items, "\(path)/\(offset)") }
+            default:
+                return
+            }
+        }
+        visit(.object(properties), event.objectSchema, "/properties")
+        return found
     }
 
     /// Says where else the name is planned, if anywhere: the usual cause of an unknown event.
@@ -238,12 +305,22 @@ final class CompiledEvent: Sendable {
     let nameFingerprint: NameFingerprint
     /// The properties marked `personal`: their values follow their rule, and the value scan skips them.
     let personalKeys: Set<String>
+    /// Whether a schema inside a property is marked `personal`: the value scan then skips what it covers.
+    let hasNestedMarks: Bool
+    /// The purpose the plan gives the event.
+    let purpose: ConsentPurpose
+    /// Whether a schema of the event, at any depth, is marked as the advertising identifier.
+    let hasAdvertisingIdentifier: Bool
 
     init(_ event: PlannedEvent) {
         self.event = event
         self.nameFingerprint = NameFingerprint(event.name)
         self.schema = CompiledSchema(event.objectSchema)
         self.personalKeys = Set(event.properties.filter { $0.value.personal != nil }.map(\.key.string))
+        let schemas = event.plannedSchemas
+        self.hasNestedMarks = schemas.contains { !$0.isTopLevel && $0.schema.personal != nil }
+        self.purpose = event.purpose
+        self.hasAdvertisingIdentifier = schemas.contains { $0.schema.personal?.kind == .advertisingIdentifier }
     }
 }
 

@@ -55,6 +55,18 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         /// ``PlanViolation/actual`` holds the recorded consent. An event with none recorded (a client without
         /// consent, or an older recording) is not one.
         case sentWithoutConsent
+        /// The event was recorded with a purpose (`Event.purpose`, a record's `purpose`) other than its plan
+        /// entry's (`purpose:`, ``PlannedEvent/purpose``): the client would gate it on the wrong answer and
+        /// route it to the wrong destinations. Identify, group and alias events compare with the plan's event
+        /// of their kind. ``PlanViolation/path`` is `/purpose`, ``PlanViolation/rule`` names the plan's purpose
+        /// (`purpose: advertising`), ``PlanViolation/actual`` holds the recorded one.
+        case purposeMismatch
+        /// A property the event's plan entry marks as the advertising identifier (`personal: { kind:
+        /// advertising_id }`) holds a value (not `null`, not redacted) in an event recorded with a purpose
+        /// other than `advertising`: the advertising identifier may travel only on advertising events, which
+        /// the user's tracking consent gates. ``PlanViolation/path`` points at the property,
+        /// ``PlanViolation/actual`` holds the recorded purpose (the identifier is never shown).
+        case advertisingIdentifierOutsideAdvertising
         /// A double that JSON cannot hold: NaN or an infinity. (The client replaces them with `null` before
         /// validation; events built by hand and checked directly can still carry them.)
         case nonFiniteNumber
@@ -122,7 +134,18 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
         case .personalDataPresent: return "personal data sent against its rule (\(rule)); apply the rule before sending"
         case .personalDataUnmarked:
             return
-                "a value that looks like personal data (\(rule), not shown) is in a property the plan does not mark personal; mark it (personal: { kind: \(rule), rule: ... }) or stop sending it"
+                "a value that looks like personal data (\(rule), not shown) is in a property the plan does not mark personal; mark it (\(PersonalMark.suggestion(for: PersonalDataKind(rule)))) or stop sending it"
+        case .purposeMismatch:
+            let recorded = actual?.stringValue ?? "unknown"
+            let planned = String(rule.dropFirst("purpose: ".count))
+            let known: [ConsentPurpose] = [.analytics, .advertising, .necessary]
+            let argument = known.contains(ConsentPurpose(planned)) ? ".\(planned)" : "\"\(planned)\""
+            return
+                "recorded with purpose \(recorded), but the plan's event needs purpose \(planned): the client would gate it on the wrong consent and route it to the wrong destinations; track it with .needing(\(argument)) (the generated factory sets it), or change the plan's 'purpose'"
+        case .advertisingIdentifierOutsideAdvertising:
+            let recorded = actual?.stringValue ?? "unknown"
+            return
+                "the advertising identifier (\(rule), not shown) travels on an event of purpose \(recorded); it may travel only on events of purpose advertising, which the user's tracking consent gates: leave it out of this event, or send it on an advertising one"
         case .formatMismatch: return "\(value) is not valid for \(rule)"
         case .sentWithoutConsent:
             let answer = actual?.stringValue ?? "unknown"
@@ -137,10 +160,17 @@ public struct PlanViolation: Sendable, Hashable, CustomStringConvertible {
 
     /// What makes two violations of one event the same for a report that counts them: their kind, path and
     /// rule, and for ``Kind/sentWithoutConsent`` the recorded answer too (`not_required` and `denied` call for
-    /// different fixes, so they are counted apart).
+    /// different fixes, so they are counted apart), for ``Kind/purposeMismatch`` and
+    /// ``Kind/advertisingIdentifierOutsideAdvertising`` the recorded purpose.
     var groupingKey: String {
-        let answer = kind == .sentWithoutConsent ? " " + (actual?.stringValue ?? "") : ""
-        return "\(kind.rawValue) \(path) \(rule)\(answer)"
+        let recorded: String
+        switch kind {
+        case .sentWithoutConsent, .purposeMismatch, .advertisingIdentifierOutsideAdvertising:
+            recorded = " " + (actual?.stringValue ?? "")
+        default:
+            recorded = ""
+        }
+        return "\(kind.rawValue) \(path) \(rule)\(recorded)"
     }
 
     /// `track "menu_item_ordered" /properties/quantity: 0 breaks minimum: 1`, or for an event named by its

@@ -1,3 +1,4 @@
+import Foundation
 import Tally
 
 /// One event's validation: walks its values against compiled schemas and collects violations.
@@ -34,9 +35,12 @@ struct ValidationRun {
             PlanViolation(kind, eventName: "", path: path(), rule: rule(), actual: actual, isPersonalData: personal))
     }
 
-    /// Reports each string of `properties` (outside the `skipping` keys) that looks like personal data.
-    mutating func scanUnmarked(_ properties: [String: PropertyValue], skipping: Set<String>) {
+    /// Reports each string of `properties` (outside the `skipping` keys) that looks like personal data,
+    /// unless `marks` (the event's schema, given when it marks schemas inside its properties) marks it or a
+    /// container of it `personal`.
+    mutating func scanUnmarked(_ properties: [String: PropertyValue], skipping: Set<String>, marks: PropertySchema?) {
         for finding in PersonalDataScan.findings(in: properties, skipping: skipping) {
+            if let marks, Self.isMarked(finding.path, in: properties, by: marks) { continue }
             report(
                 .personalDataUnmarked, { "/properties" + finding.path }, finding.kind.rawValue,
                 JSONPointer.value(at: finding.path, in: properties), personal: true)
@@ -274,6 +278,33 @@ struct ValidationRun {
 }
 
 extension ValidationRun {
+    /// Whether the value at `pointer` in `properties`, or a container of it, meets a schema of `schema` that
+    /// is marked `personal`.
+    static func isMarked(_ pointer: String, in properties: [String: PropertyValue], by schema: PropertySchema) -> Bool {
+        var value = PropertyValue.object(properties)
+        var schema = schema
+        for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            let key = token.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let next: PropertySchema?
+            switch value {
+            case .object(let members):
+                guard let member = members[key] else { return false }
+                value = member
+                next = schema.memberSchema(key)
+            case .array(let elements):
+                guard let offset = Int(key), elements.indices.contains(offset) else { return false }
+                value = elements[offset]
+                next = schema.items
+            default:
+                return false
+            }
+            guard let next else { return false }
+            if next.personal != nil { return true }
+            schema = next
+        }
+        return false
+    }
+
     /// Whether a value, or a string anywhere in it, looks like personal data (see `PersonalDataScan`).
     static func looksPersonal(_ value: PropertyValue) -> Bool {
         !PersonalDataScan.findings(in: ["value": value]).isEmpty

@@ -1,0 +1,125 @@
+import Foundation
+import Tally
+
+extension TrackingPlan {
+    /// Where the plan contradicts itself about privacy, as lint errors (`tally lint` prints them after the
+    /// file's own findings; the plan still loads, so the other gates judge events by it meanwhile):
+    ///
+    /// - an event past its `expires` day;
+    /// - a `personal` property, at any depth, with no rule;
+    /// - a property, at any depth, whose `format` holds personal data (`format: email`) with no `personal`
+    ///   mark on it or a container of it: `tally validate` reports every such value it sees
+    ///   (``PlanViolation/Kind/personalDataUnmarked``), so the plan would fail on its own events;
+    /// - a property marked `personal: { kind: advertising_id }` on an event whose purpose is not
+    ///   `advertising`: the advertising identifier travels only on advertising events
+    ///   (``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising``);
+    /// - an event whose purpose no destination of `destinations:` may receive (`necessary` needs none);
+    /// - an event that flows without the user's answer (its purpose is not in `consent.required`, or it is
+    ///   `necessary`) and that a destination which may receive advertising may receive: its data would be
+    ///   used for tracking (``PrivacyManifest/isTracking(destinationPurposes:)``) without consent. A plan
+    ///   with no `consent:` block requires consent for nothing, so there every event such a destination may
+    ///   receive is reported; a plan without `destinations:` says nothing about where events go, so none is.
+    ///
+    /// Findings about a property point at its line (``PlannedEvent/propertyLocations``), the others at the
+    /// event's line (for plans made in code, at `plan`), in file order.
+    ///
+    /// ```swift
+    /// for finding in plan.privacyDiagnostics() { print(finding) }
+    /// // plan.yaml:9:7: error: Property 'email' of 'signed_up' holds e-mail addresses (format: email) but ...
+    /// ```
+    ///
+    /// - Parameter today: the day to compare `expires` with, `YYYY-MM-DD`; by default today in UTC.
+    public func privacyDiagnostics(today: String = TrackingPlan.today()) -> [PlanDiagnostic] {
+        var found: [PlanDiagnostic] = []
+        for event in events {
+            let location = event.location ?? SourceLocation(file: "plan")
+            if let expires = event.expires, expires < today {
+                let owner = event.owner.map { " (owner: \($0))" } ?? ""
+                found.append(
+                    PlanDiagnostic(
+                        .error,
+                        "Event '\(event.name)' expired on \(expires)\(owner); remove it from the plan and the app, or extend 'expires'",
+                        at: location))
+            }
+            for property in event.plannedSchemas {
+                found += diagnostics(of: property, in: event, at: event.propertyLocations[property.pointer] ?? location)
+            }
+            if !destinations.isEmpty, event.purpose != .necessary,
+                !destinations.values.contains(where: { $0.contains(event.purpose) })
+            {
+                let allowed = destinations.keys.sorted().map { name in
+                    "\(name): \(destinations[name]!.sorted().map(\.rawValue).joined(separator: ", "))"
+                }
+                found.append(
+                    PlanDiagnostic(
+                        .error,
+                        "Event '\(event.name)' needs purpose '\(event.purpose)', which no destination may receive (\(allowed.joined(separator: "; ")))",
+                        at: location))
+            }
+            if let message = trackingWithoutConsent(event) {
+                found.append(PlanDiagnostic(.error, message, at: location))
+            }
+        }
+        // In file order; findings at one place (or, for plans made in code, at none) in the order found.
+        return found.enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
+            .map(\.element)
+    }
+
+    /// What a property's schema contradicts: a mark with no rule, an advertising identifier outside
+    /// advertising, a personal format with no mark.
+    private func diagnostics(
+        of property: PlannedSchema, in event: PlannedEvent, at location: SourceLocation
+    ) -> [PlanDiagnostic] {
+        let name = "Property '\(property.name)' of '\(event.name)'"
+        guard let mark = property.schema.personal else {
+            guard !property.isCoveredByMark, let kind = property.schema.format?.personalDataKind else { return [] }
+            return [
+                PlanDiagnostic(
+                    .error,
+                    "\(name) holds \(kind == .email ? "e-mail addresses" : "\(kind) values") (format: \(property.schema.format!.rawValue)) but is not marked personal, so tally validate reports every value it sees there (personalDataUnmarked); add \(PersonalMark.suggestion(for: kind)), with rule send, hash, redact or never_send",
+                    at: location)
+            ]
+        }
+        var found: [PlanDiagnostic] = []
+        if mark.rule == nil {
+            found.append(
+                PlanDiagnostic(
+                    .error,
+                    "\(name) is personal (\(mark.kind)) with no rule; add rule: send, hash, redact or never_send",
+                    at: location))
+        }
+        if mark.kind == .advertisingIdentifier, event.purpose != .advertising {
+            found.append(
+                PlanDiagnostic(
+                    .error,
+                    "\(name) is the advertising identifier (personal: \(mark.kind)), which may travel only on events of purpose advertising, but the event's purpose is \(event.purpose); move the property to an advertising event, or give this one purpose: advertising",
+                    at: location))
+        }
+        return found
+    }
+
+    /// Why `event` would reach a destination that receives advertising without the user's consent, or nil.
+    private func trackingWithoutConsent(_ event: PlannedEvent) -> String? {
+        let purpose = event.purpose
+        guard purpose == .necessary || !consentRequired.contains(purpose) else { return nil }
+        let receivers = trackingDestinations(receiving: purpose)
+        guard !receivers.isEmpty else { return nil }
+        let names = Self.list(receivers.map { "'\($0)'" })
+        let reaching =
+            receivers.count == 1
+            ? "destination \(names), which receives advertising" : "destinations \(names), which receive advertising"
+        let start = "Event '\(event.name)' may reach \(reaching), without the user's consent"
+        if purpose == .necessary {
+            return
+                "\(start): its purpose 'necessary' never asks for it; take 'necessary' off the purposes of \(names)"
+        }
+        return
+            "\(start): 'consent.required' does not list its purpose '\(purpose)'; require consent for it (consent: { required: [\(purpose)] }), or take '\(purpose)' off the purposes of \(names)"
+    }
+
+    /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+    private static func list(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+}
