@@ -89,6 +89,33 @@ struct ConsentAndStageTests {
         }
     }
 
+    /// The plan judges each event as `tally validate` judges the record: with the consent it was delivered
+    /// with, a spy's tracked event after the plan's personal-data rules, and unmarked personal data found.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+    @Test func thePlanJudgesWithConsentAndStage() async throws {
+        try await RouterHarness.run(plan: Self.plan) { collector in
+            let email: [String: PropertyValue] = ["email": "ada@example.com"]
+            let body =
+                Self.line(Event("app_opened"), consent: .denied, sequence: 1)
+                + Self.line(Event("app_opened"), consent: .notRequired, sequence: 2)
+                + Self.line(Event("app_opened"), consent: .granted, sequence: 3)
+                + Self.line(Event("app_opened"), sequence: 4)
+                + Self.line(Event("signed_up", email), stage: .tracked, sequence: 5)
+                + Self.line(Event("signed_up", email), consent: .granted, sequence: 6)
+            #expect(try await collector.send(.post, "/tally/records", body: body).status == .ok)
+            try await collector.post(
+                "/v1/track", trackJSON("feedback_sent", properties: #"{"comment":"write to ada@example.com"}"#))
+            let kinds = try await collector.events().map { event in
+                (event["violations"]?.arrayValue ?? []).compactMap { $0["kind"]?.stringValue }
+            }
+            #expect(
+                kinds == [
+                    ["sentWithoutConsent"], ["sentWithoutConsent"], [], [], [], ["personalDataPresent"],
+                    ["personalDataUnmarked"],
+                ])
+        }
+    }
+
     /// The collector's first schema, as it was released: a database of that version holds this.
     static let version1 = """
         CREATE TABLE event (
