@@ -1,6 +1,7 @@
 #if Collector
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Tally
 @testable import TallyCollector
 import TallyPlan
@@ -113,6 +114,52 @@ struct ConsentAndStageTests {
                     ["sentWithoutConsent"], ["sentWithoutConsent"], [], [], [], ["personalDataPresent"],
                     ["personalDataUnmarked"],
                 ])
+        }
+    }
+
+    /// `GET /tally/records` answers a session as the records a client would have written: Tally records as
+    /// they were posted (only `source` names the API), vendors' events as Tally events without consent.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+    @Test func aSessionIsExportedAsTallyRecords() async throws {
+        try await RouterHarness.run { collector in
+            var header = HTTPFields()
+            header[CollectorRoutes.sessionHeader] = "export"
+            let posted =
+                Self.line(
+                    Event("ad_clicked", ["campaign": "spring", "price": 9.5]).needing(.advertising), consent: .denied,
+                    origin: "App/Ads.swift:12", sequence: 1)
+                + Self.line(.identify(userId: "u1", traits: ["plan": "pro"]), stage: .tracked, sequence: 2)
+            #expect(try await collector.send(.post, "/tally/records", body: posted, headers: header).status == .ok)
+            try await collector.post(
+                "/v1/batch",
+                batchJSON([
+                    #"{"type":"page","name":"Home","userId":"u2","messageId":"m-1","timestamp":"2026-11-24T10:00:00Z"}"#,
+                    #"{"type":"alias","userId":"u3","previousId":"u2"}"#,
+                ]), headers: header)
+            try await collector.post("/v1/track", trackJSON("elsewhere"))
+
+            let (status, lines) = try await collector.client.execute(
+                uri: "/tally/records?session=export", method: .get, headers: [:], body: nil
+            ) { response in (response.status, Array(response.body.readableBytesView)) }
+            #expect(status == .ok)
+            let records = try lines.split(separator: UInt8(ascii: "\n")).map { try Record(line: $0) }
+            #expect(records.count == 4)
+            let sent = try posted.split(separator: UInt8(ascii: "\n")).map { try Record(line: $0) }
+            for (exported, original) in zip(records, sent) {
+                var expected = original
+                expected.source = "tally"
+                #expect(exported == expected)
+            }
+            let page = try #require(records.dropFirst(2).first)
+            #expect(page.event == .screen("Home"))
+            #expect(page.envelope.userId == "u2")
+            #expect(page.envelope.consent == nil)
+            #expect(page.stage == .delivered)
+            #expect(page.source == "segment")
+            #expect(page.envelope.timestamp == ISO8601.date(from: "2026-11-24T10:00:00Z"))
+            let alias = try #require(records.last)
+            #expect(alias.event == .alias("u3"))
+            #expect(alias.envelope.userId == "u2")
         }
     }
 

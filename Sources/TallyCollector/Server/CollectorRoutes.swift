@@ -48,6 +48,7 @@ struct CollectorRoutes: Sendable {
         }
         addVendorRoutes(to: router)
         router.post("/tally/records") { request, _ in try await self.ingestRecords(request) }
+        router.get("/tally/records") { request, _ in try await self.records(request) }
         router.get("/tally/events") { request, _ in try await self.events(request) }
         router.get("/tally/events/wait") { request, _ in try await self.wait(request) }
         router.delete("/tally/events") { request, _ in try await self.delete(request) }
