@@ -22,7 +22,9 @@ extension Collector {
         /// Where events are stored. Default ``Database/inMemory``.
         public var database: Database
         /// The tracking plan every event is validated against on arrival; nil for none. With a plan, every
-        /// stored event carries its violations and `GET /tally/coverage` answers.
+        /// stored event carries its violations and `GET /tally/coverage` answers. Events are judged as
+        /// `tally validate` judges the same records: at their stage, with the consent they were delivered
+        /// with, and with values that look like personal data in unmarked properties reported.
         public var plan: TrackingPlan?
         /// How often the live page's streams get a heartbeat. Default 15 seconds.
         public var heartbeat: Duration
@@ -91,7 +93,9 @@ extension CollectorRoutes {
         }
         self.init(
             store: store, waits: waits, feed: feed, plan: configuration.plan,
-            validator: configuration.plan.map { PlanValidator(plan: $0) }, stopping: Locked(false), tasks: tasks)
+            // As `tally validate` builds it, so that both judge an event alike.
+            validator: configuration.plan.map { PlanValidator(plan: $0, scansUnmarkedValues: true) },
+            stopping: Locked(false), tasks: tasks)
     }
 }
 #endif

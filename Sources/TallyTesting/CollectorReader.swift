@@ -204,12 +204,12 @@ public final class CollectorReader: EventRecorder, FinalReading {
     }
 
     /// Appends events past the last id read, so a read and a long-poll that overlap add nothing twice.
-    private func append(_ events: [(id: Int64, envelope: Envelope, arrival: DeliveryComparison.Arrival)]) {
+    private func append(_ events: [Read]) {
         lastId.withLock { lastId in
             let fresh = events.filter { $0.id > lastId }
             guard let last = fresh.last else { return }
             lastId = last.id
-            log.append(contentsOf: fresh.map(\.envelope))
+            log.append(contentsOf: fresh.lazy.map { ($0.envelope, $0.stage) })
             arrivalLog.withLock { $0 += fresh.map(\.arrival) }
         }
     }

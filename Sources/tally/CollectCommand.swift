@@ -22,11 +22,14 @@ struct CollectCommand: AsyncParsableCommand {
 
             Writing: POST /v1/batch, /v1/track, /v1/screen, /v1/page, /v1/identify, /v1/group, /v1/alias \
             (Segment's tracking API; gzip bodies, the write key as Basic auth or in the body, or none), \
-            POST /tally/records (Tally records, JSON Lines). A session tags events for one test: the \
-            \(CollectorProtocol.sessionHeader) header, or context.\(CollectorProtocol.sessionContextKey).
+            POST /tally/records (Tally records, JSON Lines, kept with their consent, purpose, stage and \
+            origin). A session tags events for one test: the \(CollectorProtocol.sessionHeader) header, or \
+            context.\(CollectorProtocol.sessionContextKey).
             Reading: GET /tally/events, GET /tally/events/wait?count=N&timeout=MS (answers as soon as N \
-            events match), DELETE /tally/events, GET /tally/coverage (with --plan), GET /tally/stream \
-            (server-sent events), GET / (the live page). Filters: name, kind, type, session, since, after.
+            events match), GET /tally/records (the events as Tally records, which tally validate reads), \
+            DELETE /tally/events, GET /tally/coverage (with --plan), GET /tally/stream (server-sent \
+            events), GET / (the live page). Filters: name, kind, type, session, since, after. With --plan, \
+            every event is validated on arrival as tally validate validates the same record.
 
             Examples:
               tally collect
@@ -35,6 +38,8 @@ struct CollectCommand: AsyncParsableCommand {
               tally collect --host 0.0.0.0 --port 8787       # reachable from a device on the network
               curl -s -X POST localhost:8787/v1/track -d '{"event":"Signed Up","userId":"u1"}'
               curl -s 'localhost:8787/tally/events/wait?name=Signed%20Up&timeout=5000'
+              curl -sf 'localhost:8787/tally/records?session=checkout' > checkout.jsonl
+              tally validate --plan tracking-plan.yaml checkout.jsonl
 
             Exit codes:
               0   stopped by SIGINT or SIGTERM

@@ -34,7 +34,9 @@ enum RecordLines {
         return events
     }
 
-    /// A record as the collector stores it.
+    /// A record as the collector stores it: its event and envelope, with its purpose, the consent it was
+    /// delivered with, its stage and its origin. Its `source` (who wrote it) is not kept: the stored
+    /// `source` is the API it came through, `tally`.
     static func stored(_ record: Record, context: IngestContext) -> (stored: StoredEvent, event: Event?) {
         let envelope = record.envelope
         let event = envelope.event
@@ -61,7 +63,8 @@ enum RecordLines {
             anonymousId: envelope.anonymousId.isEmpty ? nil : envelope.anonymousId, groupId: event.groupId,
             previousId: previousId, messageId: envelope.messageId == unset ? nil : envelope.messageId.description,
             timestamp: envelope.timestamp.timeIntervalSince1970 == 0 ? nil : ISO8601.string(from: envelope.timestamp),
-            context: envelope.context.jsonString, writeKey: nil)
+            context: envelope.context.jsonString, writeKey: nil, purpose: event.purpose, consent: envelope.consent,
+            stage: record.stage, origin: record.origin)
         return (stored, event)
     }
 }

@@ -24,6 +24,40 @@ extension CollectorRoutes {
         return .json(Self.eventsJSON(events.prefix(limit), extra: #","more":\#(events.count > limit)"#))
     }
 
+    /// How many events `GET /tally/records` reads from the database at a time.
+    static let recordsPageSize = 1000
+
+    /// `GET /tally/records?name=&kind=&type=&session=&since=&after=`: every stored event the filters select,
+    /// in arrival order, as Tally records, one per line (``StoredEvent/record``): a session saved with
+    /// `curl` is a recording that `tally validate` and `tally coverage` read.
+    ///
+    /// The answer is streamed, a page of ``recordsPageSize`` events at a time, so memory stays flat however
+    /// large the session. The first page is read before answering, so a database that cannot be read is a
+    /// 503; one that fails on a later page ends the connection before the end of the answer, which clients
+    /// report (curl exits 18), never a shorter answer that looks complete.
+    func records(_ request: Request) async throws -> Response {
+        let filter = try EventFilter(parameters: Self.parameters(request))
+        let pageSize = Self.recordsPageSize
+        let store = self.store
+        let first = try await read { try await store.events(filter, limit: pageSize) }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-ndjson"
+        let body = ResponseBody { writer in
+            var page = first
+            while true {
+                var buffer = ByteBuffer()
+                for event in page { buffer.writeBytes(event.record.line) }
+                if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                guard page.count == pageSize, let last = page.last else { break }
+                var next = filter
+                next.after = last.id
+                page = try await store.events(next, limit: pageSize)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
     /// `GET /tally/events/wait?count=N&timeout=MS&…filters`: answers as soon as `count` (default 1) stored
     /// events match the filters, with the matching events; after `timeout` milliseconds (default 10,000)
     /// answers 408 with what matched so far.

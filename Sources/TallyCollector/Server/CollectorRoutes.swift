@@ -48,6 +48,7 @@ struct CollectorRoutes: Sendable {
         }
         addVendorRoutes(to: router)
         router.post("/tally/records") { request, _ in try await self.ingestRecords(request) }
+        router.get("/tally/records") { request, _ in try await self.records(request) }
         router.get("/tally/events") { request, _ in try await self.events(request) }
         router.get("/tally/events/wait") { request, _ in try await self.wait(request) }
         router.delete("/tally/events") { request, _ in try await self.delete(request) }
@@ -79,12 +80,16 @@ struct CollectorRoutes: Sendable {
     }
 
     /// Validates `events` against the plan, if any, and stores them; returns once they are committed.
+    ///
+    /// Each event is judged as `tally validate` judges the record: at its stage (a spy's tracked event after
+    /// the plan's personal-data rules), with the consent it was delivered with (none for vendor formats).
     func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
         if stopping.current { throw APIError.stopping }
         let stored = events.map { pair in
             var stored = pair.stored
             if let validator, let event = pair.event {
-                stored.violations = StoredEvent.violationsJSON(validator.validate(event))
+                stored.violations = StoredEvent.violationsJSON(
+                    validator.validate(event, recordedAt: stored.stage, consent: stored.consent))
             }
             return stored
         }

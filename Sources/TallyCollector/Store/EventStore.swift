@@ -81,7 +81,32 @@ final class EventStore: Sendable {
                     CREATE UNIQUE INDEX event_by_message_id ON event(session, message_id) WHERE message_id IS NOT NULL;
                     """)
         }
+        // What a Tally record says beyond the event: its consent purpose, the consent it was delivered with,
+        // its stage and its origin. Events stored before have none of them (a record's were lost then) and
+        // read as delivered.
+        migrator.registerMigration("v2: purpose, consent, stage, origin") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE event ADD COLUMN purpose TEXT;
+                    ALTER TABLE event ADD COLUMN consent TEXT;
+                    ALTER TABLE event ADD COLUMN stage TEXT NOT NULL DEFAULT 'delivered';
+                    ALTER TABLE event ADD COLUMN origin TEXT;
+                    """)
+        }
         return migrator
+    }
+
+    /// Leaves at `path` a database as an earlier collector left it: `migrations` (identifier and SQL, as
+    /// that version registered them) applied in order. What a test of a later migration starts from; the
+    /// test keeps the earlier schema as it was released, so editing a released migration in place fails it.
+    static func writeOlderDatabase(at path: String, migrations: [(identifier: String, sql: String)]) throws {
+        var migrator = DatabaseMigrator()
+        for (identifier, sql) in migrations {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+        }
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue)
+        try queue.close()
     }
 
     /// Calls `listener` with the events of every committed insert, in commit order, before the inserting
@@ -133,12 +158,13 @@ final class EventStore: Sendable {
 
     private static let insertSQL = """
         INSERT OR IGNORE INTO event (received_at, session, source, type, name, properties, user_id, anonymous_id,
-            group_id, previous_id, message_id, timestamp, context, write_key, violations)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            group_id, previous_id, message_id, timestamp, context, write_key, violations, purpose, consent, stage,
+            origin)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Inserts `events` with one cached statement whose columns are bound through SQLite's C API: GRDB's
-    /// `StatementArguments` box each of the 15 values per event, which cost ingest about a tenth of its time.
+    /// `StatementArguments` box each of the 19 values per event, which cost ingest about a tenth of its time.
     private static func insert(_ events: [StoredEvent], _ db: Database) throws -> [StoredEvent] {
         let statement = try db.cachedStatement(sql: insertSQL)
         let handle = statement.sqliteStatement
@@ -161,6 +187,10 @@ final class EventStore: Sendable {
             bind(event.context, 13, handle)
             bind(event.writeKey, 14, handle)
             bind(event.violations, 15, handle)
+            bind(event.purpose?.rawValue, 16, handle)
+            bind(event.consent?.rawValue, 17, handle)
+            bind(event.stage.rawValue, 18, handle)
+            bind(event.origin, 19, handle)
             let code = sqlite3_step(handle)
             guard code == SQLITE_DONE else {
                 let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
@@ -269,6 +299,9 @@ final class EventStore: Sendable {
             name: row["name"], properties: row["properties"], userId: row["user_id"], anonymousId: row["anonymous_id"],
             groupId: row["group_id"], previousId: row["previous_id"], messageId: row["message_id"],
             timestamp: row["timestamp"], context: row["context"], writeKey: row["write_key"],
+            purpose: (row["purpose"] as String?).map(ConsentPurpose.init(rawValue:)),
+            consent: (row["consent"] as String?).flatMap(DeliveredConsent.init(rawValue:)),
+            stage: Record.Stage(rawValue: row["stage"]) ?? .delivered, origin: row["origin"],
             violations: row["violations"])
     }
 }

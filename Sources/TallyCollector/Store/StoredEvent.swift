@@ -73,6 +73,17 @@ struct StoredEvent: Sendable, Hashable {
     /// A JSON object.
     var context: String
     var writeKey: String?
+    /// The event's consent purpose, from a Tally record (`analytics` when the record names none); nil for
+    /// an event that came in a vendor's format, which names none.
+    var purpose: ConsentPurpose?
+    /// What the client knew of the user's consent for the purpose when it delivered the event: a Tally
+    /// record's `consent`. Nil when the record has none, and for vendor formats, which carry none.
+    var consent: DeliveredConsent?
+    /// Where in the event's flow it was recorded: a Tally record's `stage` (``Record/Stage/tracked`` for a
+    /// spy's); ``Record/Stage/delivered`` for everything else, vendor formats included.
+    var stage: Record.Stage = .delivered
+    /// The source location that recorded a Tally record's event (its `origin`, `path:line`); nil otherwise.
+    var origin: String?
     /// The plan's violations as a JSON array; nil when no plan is loaded.
     var violations: String?
 
@@ -85,7 +96,7 @@ struct StoredEvent: Sendable, Hashable {
     /// {"id":7,"received_at":"2026-11-24T10:00:00.123Z","session":"checkout","source":"segment","type":"track",
     ///  "kind":"track","name":"Order Completed","properties":{"total":12.5},"user_id":"u1","anonymous_id":null,
     ///  "group_id":null,"previous_id":null,"message_id":"m-1","timestamp":"2026-11-24T10:00:00Z","write_key":null,
-    ///  "context":{},"violations":[]}
+    ///  "context":{},"purpose":null,"consent":null,"stage":"delivered","origin":null,"violations":[]}
     /// ```
     func writeJSON(into writer: inout JSONWriter) {
         writer.writeRaw(#"{"id":"#)
@@ -113,6 +124,14 @@ struct StoredEvent: Sendable, Hashable {
         }
         writer.writeRaw(#","context":"#)
         writer.writeRaw(context)
+        writer.writeRaw(#","purpose":"#)
+        if let purpose { writer.writeString(purpose.rawValue) } else { writer.writeRaw("null") }
+        writer.writeRaw(#","consent":"#)
+        if let consent { writer.writeString(consent.rawValue) } else { writer.writeRaw("null") }
+        writer.writeRaw(#","stage":"#)
+        writer.writeString(stage.rawValue)
+        writer.writeRaw(#","origin":"#)
+        if let origin { writer.writeString(origin) } else { writer.writeRaw("null") }
         if let violations {
             writer.writeRaw(#","violations":"#)
             writer.writeRaw(violations)

@@ -165,8 +165,9 @@ public struct EventMatcher: Sendable, CustomStringConvertible {
     /// Matches events of `purposes` delivered without the user's grant: with consent `denied`, `notAsked`,
     /// `notRequired` (the client did not gate the purpose, as when it is missing from `consentRequired`), or
     /// none at all (a client that uses no consent). So it matches every event of those purposes that a spy
-    /// recorded or `tally collect` received: neither carries consent. Give it the purposes your tracking plan
-    /// says need consent (`plan.consentRequired` in TallyPlan):
+    /// recorded or a vendor's SDK sent to `tally collect`: neither carries consent (a Tally client's records
+    /// read back from the collector do). Give it the purposes your tracking plan says need consent
+    /// (`plan.consentRequired` in TallyPlan):
     ///
     /// ```swift
     /// memory.expectNotTracked(.sentWithoutConsent(for: [.analytics, .advertising]))
