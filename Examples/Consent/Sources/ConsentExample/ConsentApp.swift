@@ -1,57 +1,45 @@
 import Foundation
 import Tally
-import TallyPlan
 
 #if canImport(CryptoKit)
 import CryptoKit
 #endif
 
-/// A small app that asks for consent before it sends analytics, as issue 25 describes: an App Tracking
-/// Transparency answer for advertising, a GDPR dialog for product analytics, and two vendors allowed
-/// different purposes.
+/// A small app that asks for consent before it sends analytics: an App Tracking Transparency answer for
+/// advertising, a GDPR dialog for product analytics, two vendors allowed different purposes, accounts that
+/// sign in and out.
 ///
-/// Everything privacy-related comes from the app's tracking plan (`Examples/Consent/tracking-plan.yaml`):
-/// - the purposes that need the user's answer (`consent: { required: [analytics, advertising] }`), given to
-///   the client as `Configuration.consentRequired`, so every event it delivers records whether the user
-///   granted its purpose or the client did not gate it (`Envelope.consent`);
-/// - each event's purpose, which the client holds until the user answers, releases on a grant and drops on
-///   a denial;
-/// - the purposes each vendor may receive (`destinations:`), given to the client as
-///   `Configuration.purposesByDestination`: the product-analytics vendor ``productVendor`` gets `analytics`
-///   and `necessary`, the ad network ``adsVendor`` only `advertising`;
-/// - the personal properties, hashed (the newsletter e-mail) or redacted (the feedback text) by
-///   `plan.personalDataProcessor(hash:)` before any destination sees an event.
+/// Every privacy rule comes from the app's tracking plan (`Examples/Consent/tracking-plan.yaml`), and none
+/// is restated here: `tally gen` writes the plan's events and its runtime rules into
+/// `Generated/TrackingPlan+Events.swift` (`PlannedEvents.rules`), and one line makes the client follow them:
+/// the purposes that wait for the user's answer, what each vendor may receive, each event's purpose, the
+/// e-mail address hashed, the feedback text redacted, the advertising identifier only on advertising events.
+/// The app reads no plan file and links nothing but Tally.
 ///
 /// ```swift
-/// let app = try ConsentApp(product: productSDK, ads: adNetwork)
+/// let app = ConsentApp(product: productSDK, ads: adNetwork)
 /// app.open()                                   // app_opened waits for the dialog's answer
 /// app.trackingAnswered(3)                      // ATTrackingManager.AuthorizationStatus.authorized.rawValue
 /// app.consentDialogAnswered(analytics: true)   // the waiting analytics events go to the product vendor
 /// ```
 public final class ConsentApp: Sendable {
-    /// The name the product-analytics vendor's destination must have: it may receive `analytics` and
-    /// `necessary` events.
+    /// The name the product-analytics vendor's destination must have (the plan's `destinations:`).
     public static let productVendor = "product"
-    /// The name the ad network's destination must have: it may receive `advertising` events only.
+    /// The name the ad network's destination must have (the plan's `destinations:`).
     public static let adsVendor = "ads"
 
     /// The app's analytics client.
     public let analytics: AnalyticsClient
-    /// The tracking plan the client was configured from.
-    public let plan: TrackingPlan
+    /// What the app's screens track, through the protocol app code depends on.
+    public let screens: ConsentScreens
     /// The regression planted in this app, nil in production.
     public let regression: Regression?
 
-    /// The example's tracking plan, `Examples/Consent/tracking-plan.yaml`; the planted copy with an expired
-    /// event, `Examples/Consent/planted/expired-plan.yaml`, for ``Regression/expiredEventSent``. An app
-    /// would ship its plan as a resource; the example reads it where it lies in the repository.
-    public static func planURL(for regression: Regression? = nil) -> URL {
-        let folder = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return regression == .expiredEventSent
-            ? folder.appendingPathComponent("planted/expired-plan.yaml")
-            : folder.appendingPathComponent("tracking-plan.yaml")
-    }
+    /// Where the plan lies in the repository, for the example's tests and for `tally` in CI. The app itself
+    /// never reads it: its rules are compiled in (`PlannedEvents.rules`).
+    public static let planURL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("tracking-plan.yaml")
 
     /// Creates the app with its two vendors.
     ///
@@ -60,66 +48,91 @@ public final class ConsentApp: Sendable {
     ///   - ads: the ad network; its name must be ``adsVendor``.
     ///   - consentStore: where the answers are kept across launches.
     ///   - regression: a planted regression; nil (the default) in production.
-    /// - Throws: the plan's load error, with file, line and column.
     public init(
         product: any Destination, ads: any Destination, consentStore: any ConsentStore = InMemoryConsentStore(),
         regression: Regression? = nil
-    ) throws {
+    ) {
         precondition(product.name == Self.productVendor && ads.name == Self.adsVendor, "the vendors' names")
-        let plan = try TrackingPlan(contentsOf: Self.planURL(for: regression))
-        var configuration = AnalyticsClient.Configuration()
-        configuration.consentRequired =
-            regression == .sentBeforeConsent ? plan.consentRequired.subtracting([.analytics]) : plan.consentRequired
+        var configuration = AnalyticsClient.Configuration(rules: PlannedEvents.rules, hash: Self.hash)
         configuration.consentStore = consentStore
-        configuration.purposesByDestination = plan.destinations
-        if regression == .vendorGivenPurpose {
-            configuration.purposesByDestination[Self.adsVendor, default: []].insert(.analytics)
-        }
-        let processors: [any Processor] =
-            regression == .personalUnredacted ? [] : [plan.personalDataProcessor(hash: Self.hash)]
-        analytics = AnalyticsClient(processors: processors, destinations: [product, ads], configuration: configuration)
-        self.plan = plan
+        regression?.plant(in: &configuration)
+        analytics = AnalyticsClient(destinations: [product, ads], configuration: configuration)
+        screens = ConsentScreens(analytics: analytics, regression: regression)
         self.regression = regression
     }
 
     /// The app came to the foreground, and shows its consent dialog.
     public func open() {
-        analytics.track(Event("app_opened"))
-        analytics.track(Event("consent_prompt_shown").needing(.necessary))
+        screens.opened()
     }
 
     /// App Tracking Transparency answered: `rawValue` is `ATTrackingManager.AuthorizationStatus`'s raw value
     /// (0 not determined, 1 restricted, 2 denied, 3 authorized). It answers for the advertising purpose.
     public func trackingAnswered(_ rawValue: UInt) {
-        let status = ConsentStatus(trackingAuthorizationStatus: rawValue)
-        analytics.track(Event("tracking_answered", ["status": .string(status.rawValue)]).needing(.necessary))
+        let status =
+            regression == .trackingAnswerMisread
+            ? (rawValue == 0 ? .notAsked : .granted) : ConsentStatus(trackingAuthorizationStatus: rawValue)
+        screens.trackingAnswered(status)
         analytics.setConsent(status, for: .advertising)
     }
 
     /// The GDPR dialog answered: product analytics allowed or not.
     public func consentDialogAnswered(analytics allowed: Bool) {
-        analytics.track(Event("consent_answered", ["analytics": .bool(allowed)]).needing(.necessary))
+        screens.consentAnswered(analytics: allowed)
         analytics.setConsent(allowed ? .granted : .denied, for: .analytics)
+    }
+
+    /// The user withdrew product analytics in the app's settings.
+    public func analyticsConsentWithdrawn() {
+        screens.consentAnswered(analytics: false)
+        guard regression != .withdrawalIgnored else { return }
+        analytics.setConsent(.denied, for: .analytics)
+    }
+
+    /// The user signed in.
+    public func signIn(userId: String) {
+        analytics.identify(userId: userId)
+    }
+
+    /// The user signed out: the client forgets them (and drops what still waits for their answer), and the
+    /// analytics answer, which belongs to the account, is asked again. The App Tracking Transparency answer
+    /// belongs to the device and stays.
+    public func signOut() {
+        if regression != .resetOnSignOutRemoved { analytics.reset() }
+        analytics.setConsent(.notAsked, for: .analytics)
+    }
+
+    /// Another user signed in on the dialog that asks for their analytics answer.
+    public func switchAccount(to userId: String, analyticsAllowed: Bool) {
+        if regression == .heldEventsReleasedToNextUser {
+            consentDialogAnswered(analytics: analyticsAllowed)
+            signOut()
+            signIn(userId: userId)
+            return
+        }
+        signOut()
+        signIn(userId: userId)
+        consentDialogAnswered(analytics: analyticsAllowed)
     }
 
     /// The user subscribed to the newsletter with `email`.
     public func subscribe(email: String) {
-        analytics.track(Event("newsletter_subscribed", ["email": .string(email)]))
+        screens.subscribed(email: email)
     }
 
     /// The user sent feedback.
     public func sendFeedback(_ comment: String, rating: Int) {
-        analytics.track(Event("feedback_sent", ["comment": .string(comment), "rating": .int(rating)]))
+        screens.feedbackSent(comment, rating: rating)
     }
 
     /// The user opened an ad of `campaign`.
     public func adClicked(campaign: String) {
-        analytics.track(Event("ad_clicked", ["campaign": .string(campaign)]).needing(.advertising))
+        screens.adClicked(campaign: campaign)
     }
 
     /// The spring promotion's banner appeared (an event with an expiry day in the plan).
     public func promoBannerShown() {
-        analytics.track(Event("promo_banner_shown"))
+        screens.promoBannerShown()
     }
 
     /// Waits until every event tracked so far reached the vendors (or was held or dropped).

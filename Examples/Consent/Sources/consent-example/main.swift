@@ -35,7 +35,7 @@ func vendor(_ name: String) throws -> (any Destination, URL?) {
 do {
     let (product, productFile) = try vendor(ConsentApp.productVendor)
     let (ads, adsFile) = try vendor(ConsentApp.adsVendor)
-    let app = try ConsentApp(product: product, ads: ads, regression: regression)
+    let app = ConsentApp(product: product, ads: ads, regression: regression)
     await app.runScriptedSession()
     await app.shutdown()
     let files = [productFile, adsFile].compactMap { $0?.path }

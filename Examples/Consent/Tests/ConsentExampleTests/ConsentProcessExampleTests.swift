@@ -36,11 +36,11 @@ struct ConsentProcessExampleTests {
         ads.expectNotTracked(.purpose(.analytics))
         product.expectNotTracked(.purpose(.advertising))
 
-        let plan = PlanValidator(plan: try TrackingPlan(contentsOf: ConsentApp.planURL()))
+        let plan = PlanValidator(plan: ConsentExampleTests.plan)
         product.expectValid(against: plan)
         ads.expectValid(against: plan)
         product.expectEvents(Event.scriptedSessionAtProduct)
-        ads.expectEvents([.adClicked])
+        ads.expectEvents([.springAdClicked])
     }
 }
 
