@@ -91,7 +91,7 @@ public final class ConsentApp: Sendable {
 
     /// The user signed in.
     public func signIn(userId: String) {
-        analytics.identify(userId: userId)
+        analytics.track(.identifyUser(userId: userId))
     }
 
     /// The user signed out: the client forgets them (and drops what still waits for their answer), and the

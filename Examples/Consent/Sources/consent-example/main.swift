@@ -4,7 +4,9 @@
 //   TALLY_RECORD_DIR=/tmp/consent swift run --package-path Examples consent-example [--regression NAME]
 //
 // With TALLY_RECORD_DIR set, each vendor is a recording destination writing its own file in that folder,
-// `consent-example-product-….jsonl` and `consent-example-ads-….jsonl`; without it, each prints its events.
+// `consent-example-product-….jsonl` and `consent-example-ads-….jsonl`; with TALLY_COLLECTOR set instead (a
+// `tally collect` address, as a UI-test build would), each vendor sends its records there, tagged with
+// TALLY_SESSION; without either, each prints its events.
 // `--regression NAME` plants one of ConsentExample's `Regression` cases (never in production). Prints
 // `done: <file>, <file>` (or `done`) once everything is recorded, then exits 0.
 import ConsentExample
@@ -26,7 +28,14 @@ if let index = arguments.firstIndex(of: "--regression") {
 }
 
 func vendor(_ name: String) throws -> (any Destination, URL?) {
-    let folder = ProcessInfo.processInfo.environment[RecordingDestination.folderVariable] ?? ""
+    let environment = ProcessInfo.processInfo.environment
+    let folder = environment[RecordingDestination.folderVariable] ?? ""
+    if folder.isEmpty, let address = environment[RecordingDestination.collectorVariable], !address.isEmpty {
+        guard let url = URL(string: address) else { fail("\(RecordingDestination.collectorVariable) is not a URL") }
+        let session = environment[RecordingDestination.sessionVariable]
+        let sink = CollectorRecordingSink(url: url, session: session?.isEmpty == false ? session : nil)
+        return (RecordingDestination(sink: sink, source: "consent-example", name: name), nil)
+    }
     guard !folder.isEmpty else { return (ConsoleDestination(name: name, prefix: "[\(name)]"), nil) }
     let url = try RecordingDestination.runFile(in: URL(fileURLWithPath: folder), source: "consent-example-\(name)")
     return (RecordingDestination(sink: try FileRecordingSink(url: url), source: "consent-example", name: name), url)

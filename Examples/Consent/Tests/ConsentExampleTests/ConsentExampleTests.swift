@@ -135,7 +135,7 @@ struct ConsentExampleTests {
         #expect(
             manifest.entries.map(\.dataType) == [
                 "NSPrivacyCollectedDataTypeDeviceID", "NSPrivacyCollectedDataTypeEmailAddress",
-                "NSPrivacyCollectedDataTypeProductInteraction",
+                "NSPrivacyCollectedDataTypeProductInteraction", "NSPrivacyCollectedDataTypeUserID",
             ])
         #expect(manifest.trackingDomains == ["track.ads.example"])
         #expect(manifest.nonTrackingDomains == ["api.product.example": [ConsentApp.productVendor]])
@@ -229,7 +229,7 @@ struct ConsentFlowTests {
         #expect(app.analytics.statistics.dropped[.resetWhileHeld] == 2)
         product.expectNotTracked(.named("app_opened"))
         product.expectEvents([
-            .consentPromptShown(), .consentAnswered(analytics: true), .identify(userId: "user-b"),
+            .consentPromptShown(), .consentAnswered(analytics: true), .identifyUser(userId: "user-b"),
         ])
     }
 
@@ -253,7 +253,7 @@ extension Event {
     /// What the ad network receives of a click on the spring campaign, once tracking is allowed.
     static let springAdClicked = Event.adClicked(campaign: "spring", idfa: ConsentScreens.advertisingIdentifier)
     /// The identify event of `signIn(userId: "user-a")`.
-    static let identifyUserA = Event.identify(userId: "user-a")
+    static let identifyUserA = Event.identifyUser(userId: "user-a")
 
     /// What the product vendor receives from `ConsentApp.runScriptedSession()`, in order: the necessary
     /// events at once, the analytics events when the dialog allows them, then the rest.

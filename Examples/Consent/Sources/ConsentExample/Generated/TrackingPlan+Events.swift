@@ -93,6 +93,16 @@ extension Event {
         ]
         return Event(kind: .track, name: "tracking_answered", properties: properties, purpose: "necessary")
     }
+
+    /// The user signed in; carries the account's id and no traits.
+    ///
+    /// Identifies the user, with the traits of `user`. Owner: privacy.
+    ///
+    /// - Parameters:
+    ///   - userId: The user's id (the event's `userId`).
+    public static func identifyUser(userId: String) -> Event {
+        Event(kind: .identify, userId: userId)
+    }
 }
 
 /// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event
@@ -114,6 +124,7 @@ public enum PlannedEvents {
             "consent_answered": .necessary,
             "consent_prompt_shown": .necessary,
             "feedback_sent": .analytics,
+            "identify": .analytics,
             "newsletter_subscribed": .analytics,
             "promo_banner_shown": .analytics,
             "tracking_answered": .necessary,
