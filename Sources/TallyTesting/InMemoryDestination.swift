@@ -17,15 +17,17 @@ import Tally
 /// When the environment variable `TALLY_RECORD_DIR` names a folder, it also appends what it receives to
 /// the test process's file there, as a spy does: each record as delivered (after the client's processors
 /// and consent gate, with the consent it was delivered with), its `origin` the file and line that created
-/// the destination.
+/// the destination. A destination that a test feeds events the app never sends (a probe of the client's
+/// rules with made-up properties) passes `writesRunRecording: false`, so that `tally validate` and
+/// `tally coverage` on the run's recordings judge only what the app tracks.
 public final class InMemoryDestination: Destination {
     public let name: String
     /// The received envelopes.
     public let log = EventLog()
     private let counters = Locked((flushes: 0, resets: 0))
-    /// Who wrote the records in run recordings (`TALLY_RECORD_DIR`), and the line that created it.
-    private let source: String
-    private let origin: String
+    /// Who wrote the records in run recordings (`TALLY_RECORD_DIR`), and the line that created it; nil
+    /// when it writes none.
+    private let runRecording: (source: String, origin: String)?
 
     /// Creates an empty destination.
     ///
@@ -38,24 +40,27 @@ public final class InMemoryDestination: Destination {
     ///   - name: the destination's name. Default `memory`.
     ///   - source: names the destination in run recordings (see `TALLY_RECORD_DIR`); defaults to the file
     ///     that created it.
+    ///   - writesRunRecording: whether what it receives goes to the run's recordings when `TALLY_RECORD_DIR`
+    ///     is set. Default true.
     ///   - fileID: where exhaustive mode reports unaccounted events; the caller's by default.
     ///   - filePath: see `fileID`; with `line`, also each run recording's `origin`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
     public init(
-        name: String = "memory", source: String = #fileID, fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        name: String = "memory", source: String = #fileID, writesRunRecording: Bool = true,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         self.name = name
-        self.source = source
-        self.origin = "\(filePath):\(line)"
+        self.runRecording = writesRunRecording ? (source, "\(filePath):\(line)") : nil
         registerForExhaustiveCheck(
             as: "InMemoryDestination", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     public func receive(_ envelope: Envelope, context: DestinationContext) throws {
         log.append(envelope)
-        RunRecording.shared?.append(envelope, source: source, origin: origin, stage: .delivered)
+        if let runRecording, let run = RunRecording.shared {
+            run.append(envelope, source: runRecording.source, origin: runRecording.origin, stage: .delivered)
+        }
     }
 
     public func flush() { counters.withLock { $0.flushes += 1 } }

@@ -8,6 +8,8 @@ extension Event {
     public static func checkoutCompleted(total: Double) -> Event {
         Event("checkout_completed", ["total": .double(total)])
     }
+    /// The user made an account with `email`, which the client hashes (the plan's rule).
+    public static func signedUp(email: String) -> Event { Event("signed_up", ["email": .string(email)]) }
 }
 
 /// App code: tracks through the protocol, never a vendor.
@@ -21,6 +23,8 @@ public struct ShopModel: Sendable {
     public func view(product id: String) { analytics.track(.productViewed(id: id)) }
     /// The user paid.
     public func checkout(total: Double) { analytics.track(.checkoutCompleted(total: total)) }
+    /// The user made an account.
+    public func signUp(email: String) { analytics.track(.signedUp(email: email)) }
 }
 
 /// What the app's backend client receives: one line per event.
