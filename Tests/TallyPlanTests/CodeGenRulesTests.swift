@@ -61,7 +61,13 @@ struct CodeGenRulesTests {
                             "product": ["api.product.example"],
                         ]
                     )
-                }
+
+                    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
+                    /// so that `rules` gives it the purposes the plan allows it.
+                    public enum Destinations {
+                        public static let ads = "ads"
+                        public static let product = "product"
+                    }
 
                 """))
         #expect(
@@ -75,6 +81,22 @@ struct CodeGenRulesTests {
         #expect(PlannedEvents.rules == plan.rules)
         #expect(PlannedEvents.rules.purposes.count == 9)
         #expect(PlannedEvents.rules.personalProperties == plan.personalProperties)
+    }
+
+    /// An event whose enum namespace would be `Destinations` gets a number: the name is the destinations'.
+    @Test func theDestinationNamesNeverCollideWithAnEventsTypes() throws {
+        let plan = try TrackingPlan(
+            text: """
+                version: 1
+                events:
+                  - name: destinations
+                    description: An event whose name is the namespace's.
+                    properties:
+                      kind: { enum: [a, b] }
+                """)
+        let source = SwiftCodeGenerator().generate(plan, planFileName: "p.yaml")
+        #expect(source.contains("public enum Destinations2 {"))
+        #expect(!source.contains("public enum Destinations {"))
     }
 
     @Test func thePlansRulesKeyEventsAsTheClientLooksThemUp() throws {

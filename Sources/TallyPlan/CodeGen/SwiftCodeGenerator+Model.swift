@@ -47,11 +47,15 @@ extension SwiftCodeGenerator {
         }
         let factoryNames = SwiftNames.deduplicated(events.map(factoryName), reserved: Self.reservedEventMembers)
         let typeNames = SwiftNames.deduplicated(
-            factoryNames.map { SwiftNames.upperCamel(SwiftNames.bare($0), fallback: "Event") }.map(SwiftNames.safe))
+            factoryNames.map { SwiftNames.upperCamel(SwiftNames.bare($0), fallback: "Event") }.map(SwiftNames.safe),
+            reserved: [Self.destinationNamesType])
         return zip(events, zip(factoryNames, typeNames)).map { event, names in
             generatedEvent(event, factoryName: names.0, typeName: names.1)
         }
     }
+
+    /// The namespace's enum of the plan's destination names; an event's enum namespace never takes it.
+    static let destinationNamesType = "Destinations"
 
     /// Members `Event` already has; a factory with one of these names gets a number instead.
     static let reservedEventMembers: Set<String> = [

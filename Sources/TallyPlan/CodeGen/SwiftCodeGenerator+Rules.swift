@@ -62,6 +62,25 @@ extension SwiftCodeGenerator {
         return lines
     }
 
+    /// The lines of the namespace's enum of destination names, indented as its members; none when the plan
+    /// names no destination.
+    func destinationNamesDeclaration(_ plan: TrackingPlan) -> [String] {
+        let names = Set(plan.destinations.keys).union(plan.destinationDomains.keys).sorted(by: Self.precedes)
+        guard !names.isEmpty else { return [] }
+        let identifiers = SwiftNames.deduplicated(
+            names.map { SwiftNames.safe(SwiftNames.lowerCamel($0, fallback: "destination")) })
+        var lines = [
+            "    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,",
+            "    /// so that `rules` gives it the purposes the plan allows it.",
+            "    public enum \(Self.destinationNamesType) {",
+        ]
+        for (identifier, name) in zip(identifiers, names) {
+            lines.append("        public static let \(identifier) = \(SwiftNames.literal(name))")
+        }
+        lines.append("    }")
+        return lines
+    }
+
     /// A set literal of already written elements, sorted, on one line.
     private static func set(_ elements: [String]) -> String {
         "[\(elements.sorted(by: precedes).joined(separator: ", "))]"

@@ -89,6 +89,8 @@ public struct SwiftCodeGenerator: Sendable {
             "public enum \(namespace) {",
         ]
         lines += rulesDeclaration(plan, planFileName: planFileName)
+        let destinations = destinationNamesDeclaration(plan)
+        if !destinations.isEmpty { lines += [""] + destinations }
         for event in events where !event.enums.isEmpty {
             lines.append("")
             lines.append("    /// Types for `Event.\(SwiftNames.bare(event.factoryName))`.")

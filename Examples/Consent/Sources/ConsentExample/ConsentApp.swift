@@ -24,9 +24,9 @@ import CryptoKit
 /// ```
 public final class ConsentApp: Sendable {
     /// The name the product-analytics vendor's destination must have (the plan's `destinations:`).
-    public static let productVendor = "product"
+    public static let productVendor = PlannedEvents.Destinations.product
     /// The name the ad network's destination must have (the plan's `destinations:`).
-    public static let adsVendor = "ads"
+    public static let adsVendor = PlannedEvents.Destinations.ads
 
     /// The app's analytics client.
     public let analytics: AnalyticsClient

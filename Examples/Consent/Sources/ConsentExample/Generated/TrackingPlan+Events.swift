@@ -144,6 +144,13 @@ public enum PlannedEvents {
         ]
     )
 
+    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
+    /// so that `rules` gives it the purposes the plan allows it.
+    public enum Destinations {
+        public static let ads = "ads"
+        public static let product = "product"
+    }
+
     /// Types for `Event.trackingAnswered`.
     public enum TrackingAnswered {
         /// The values of `status`. The answer, as Tally's consent status.
