@@ -27,15 +27,16 @@ let package = Package(
     targets: [
         .testTarget(
             name: "ReadmeDocTests",
-            dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
+            dependencies: ["PlannedApp", tally, tallyTesting, vendor("FirebaseAnalytics")]
         ),
         .testTarget(
             name: "GettingStartedDocTests",
             dependencies: [tally, tallyTesting, vendor("FirebaseAnalytics")]
         ),
+        // Its client follows PlannedApp's generated rules; TallyPlan checks that they are what tally gen writes.
         .testTarget(
             name: "PrivacyAndConsentDocTests",
-            dependencies: [tally, tallyTesting]
+            dependencies: ["PlannedApp", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally")]
         ),
         // The landing page, Tally.md.
         .testTarget(
@@ -63,10 +64,10 @@ let package = Package(
             name: "WrappingAwkwardSDKsProtocolFormDocTests",
             dependencies: [tally, tallyTesting, vendor("ThirdPartySDK"), vendor("UIKitStandIn")]
         ),
-        // The landing page, TallyTesting.md, is in AppTests below.
+        // The landing page, TallyTesting.md, is in AppTests below. Its plan checks use PlannedApp's plan.
         .testTarget(
             name: "TestingYourAnalyticsDocTests",
-            dependencies: [tally, tallyTesting]
+            dependencies: ["PlannedApp", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally")]
         ),
         .testTarget(
             name: "RecordingCallsDocTests",
@@ -117,6 +118,17 @@ package.targets.append(
         dependencies: [.product(name: "Tally", package: "Tally")],
         exclude: ["tracking-plan.yaml"],
         plugins: [.plugin(name: "TallyPlanGenerator", package: "Tally")]
+    )
+)
+
+// "Privacy and consent", the README's "From a tracking plan" and the plan checks of "Testing your analytics":
+// an app that links Tally only and follows its plan through the rules `tally gen` wrote into Generated/
+// (committed, as an app commits them; PrivacyAndConsentDocTests fails when they are not what it writes).
+package.targets.append(
+    .target(
+        name: "PlannedApp",
+        dependencies: [.product(name: "Tally", package: "Tally")],
+        exclude: ["tracking-plan.yaml"]
     )
 )
 

@@ -17,6 +17,9 @@ import Testing
               - name: checkout_started
                 description: The user opened the checkout.
                 purpose: analytics
+              - name: ad_clicked
+                description: The user opened an ad.
+                purpose: advertising
             """)
     let collector = try await Collector.start()
     let events = CollectorReader(url: collector.url)
