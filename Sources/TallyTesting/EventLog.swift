@@ -45,8 +45,8 @@ public final class EventLog: Sendable {
     private let state = Locked(State())
     private let stampedAnonymousId: String
     private let exhaustive = Locked(true)
-    /// Where in the events' flow this log's recorder sees them: ``Record/Stage/tracked`` for a spy (before a
-    /// client's rules), ``Record/Stage/delivered`` for a destination. Records read back keep their own.
+    /// Where in the events' flow this log's recorder sees them: `Record.Stage.tracked` for a spy (before a
+    /// client's rules), `Record.Stage.delivered` for a destination. Records read back keep their own.
     public let stage: Record.Stage
 
     /// Creates an empty log of delivered events.

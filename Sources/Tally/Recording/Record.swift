@@ -35,8 +35,9 @@ public struct Record: Sendable, Hashable {
     public var envelope: Envelope
     /// Who wrote the record, such as `LoginExample` or a test name; empty when unknown.
     public var source: String
-    /// Where in the source the event was recorded, as `path:line`: TallyTesting's spies write the line
-    /// that created the spy, so `tally coverage` can name the test behind a failure. Nil when unknown.
+    /// Where in the source the event was recorded, as `path:line`: the line that created the recorder
+    /// (TallyTesting's spies and in-memory destinations, a ``RecordingDestination``), so `tally validate` and
+    /// `tally coverage` can name the test or the app code behind a failure. Nil when unknown.
     public var origin: String?
     /// Where in an event's flow it was recorded: as the app tracked it (a spy), or as a client delivered it
     /// (a destination). Default ``Stage/delivered``.
