@@ -94,7 +94,7 @@ extension CollectorRoutes {
         self.init(
             store: store, waits: waits, feed: feed, plan: configuration.plan,
             // As `tally validate` builds it, so that both judge an event alike.
-            validator: configuration.plan.map { PlanValidator(plan: $0, scansUnmarkedValues: true) },
+            validator: configuration.plan.map { PlanValidator(forGates: $0) },
             stopping: Locked(false), tasks: tasks)
     }
 }
