@@ -175,15 +175,29 @@ public struct PlanValidator: Sendable {
         validate(event, index: nil).isEmpty
     }
 
-    private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
-        let compiled: CompiledEvent?
+    /// The planned event `event` is judged against: the track or screen event of its name (by code points),
+    /// or the plan's event of its kind for identify, group and alias events; nil when the plan has none.
+    ///
+    /// ```swift
+    /// // A vendor's format names no purpose: give the event the one its plan entry says.
+    /// if let planned = validator.plannedEvent(for: event) { event.purpose = planned.purpose }
+    /// ```
+    public func plannedEvent(for event: Event) -> PlannedEvent? {
+        compiledEvent(for: event)?.event
+    }
+
+    private func compiledEvent(for event: Event) -> CompiledEvent? {
         switch event.kind {
-        case .track: compiled = tracks.event(named: event.name)
-        case .screen: compiled = screens.event(named: event.name)
-        case .identify: compiled = identify
-        case .group: compiled = group
-        case .alias: compiled = alias
+        case .track: tracks.event(named: event.name)
+        case .screen: screens.event(named: event.name)
+        case .identify: identify
+        case .group: group
+        case .alias: alias
         }
+    }
+
+    private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
+        let compiled = compiledEvent(for: event)
         var run = ValidationRun(redactionMarker: redactionMarker)
         guard let compiled else {
             if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: [], marks: nil) }
