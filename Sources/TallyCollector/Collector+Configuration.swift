@@ -24,7 +24,10 @@ extension Collector {
         /// The tracking plan every event is validated against on arrival; nil for none. With a plan, every
         /// stored event carries its violations and `GET /tally/coverage` answers. Events are judged as
         /// `tally validate` judges the same records: at their stage, with the consent they were delivered
-        /// with, and with values that look like personal data in unmarked properties reported.
+        /// with, and with values that look like personal data in unmarked properties reported. An event in a
+        /// vendor's format, which names no consent purpose, is given its planned event's purpose on arrival,
+        /// stored and served with it; without a plan its purpose is unknown (`null`), and a reader gives it
+        /// the default, `analytics`.
         public var plan: TrackingPlan?
         /// How often the live page's streams get a heartbeat. Default 15 seconds.
         public var heartbeat: Duration
@@ -94,7 +97,7 @@ extension CollectorRoutes {
         self.init(
             store: store, waits: waits, feed: feed, plan: configuration.plan,
             // As `tally validate` builds it, so that both judge an event alike.
-            validator: configuration.plan.map { PlanValidator(plan: $0, scansUnmarkedValues: true) },
+            validator: configuration.plan.map { PlanValidator(forGates: $0) },
             stopping: Locked(false), tasks: tasks)
     }
 }

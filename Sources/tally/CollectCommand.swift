@@ -29,7 +29,11 @@ struct CollectCommand: AsyncParsableCommand {
             events match), GET /tally/records (the events as Tally records, which tally validate reads), \
             DELETE /tally/events, GET /tally/coverage (with --plan), GET /tally/stream (server-sent \
             events), GET / (the live page). Filters: name, kind, type, session, since, after. With --plan, \
-            every event is validated on arrival as tally validate validates the same record.
+            every event is validated on arrival as tally validate validates the same record, and an event \
+            in a vendor's format, which names no consent purpose, is given (and stored with) its planned \
+            event's purpose, so no gate reports it for a purpose nobody said. Without --plan its purpose is \
+            unknown (null); read back as a record it has the default purpose, analytics: start the \
+            collector with the plan you validate its vendor events against.
 
             Examples:
               tally collect
@@ -60,7 +64,10 @@ struct CollectCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port = 8787
 
-    @Option(help: "A tracking plan (YAML or JSON) to validate every event against on arrival.")
+    @Option(
+        help:
+            "A tracking plan (YAML or JSON) to validate every event against on arrival; it also gives vendor-format events their planned purpose."
+    )
     var plan: String?
 
     func validate() throws {

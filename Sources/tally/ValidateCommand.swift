@@ -34,6 +34,15 @@ struct ValidateCommand: ParsableCommand {
             Name recordings with --recordings, as tally coverage does, or as arguments: both forms \
             read the same files.
 
+            A spy's records (stage tracked: what the app handed over, before any client's rules) are \
+            judged after the plan's personal-data rules, as a client following the plan would deliver \
+            them: a value the plan says to hash counts as hashed, one to redact as redacted, one never to \
+            send as absent. A destination's records (stage delivered) are judged as they are.
+
+            A collector session (tally collect) is a recording too: save it with GET /tally/records and \
+            validate the file, as the last example does. Start the collector with the same --plan, so \
+            that events in a vendor's format, which name no purpose, have their planned event's.
+
             With --format json, each entry of "events" names its event as the text does: "name" is \
             the event name of a track or screen event (login_tapped); identify, group and alias events, \
             grouped by kind, are named by what the first failing one carries (identify user-42, group \
@@ -43,6 +52,7 @@ struct ValidateCommand: ParsableCommand {
               tally validate --plan tracking-plan.yaml --recordings .build/recordings
               tally validate --plan tracking-plan.yaml .build/recordings/app.jsonl
               tally validate --plan tracking-plan.yaml --format json .build/recordings > violations.json
+              curl -sf 'http://127.0.0.1:8787/tally/records?session=NAME' > session.jsonl && tally validate --plan P session.jsonl
 
             Exit codes:
               0   every event is valid

@@ -72,7 +72,8 @@ struct ConsentAndStageTests {
         }
     }
 
-    /// Vendors' formats carry no consent and no purpose: the collector invents none.
+    /// Vendors' formats carry no consent and no purpose: without a plan to take the purpose from, the
+    /// collector invents none.
     @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
     @Test func vendorEventsCarryNoConsentAndNoPurpose() async throws {
         try await RouterHarness.run { collector in

@@ -34,13 +34,18 @@ import Testing
         let url = try Fixtures.write(Self.emailPlan)
         let lint = PlanTool.lint(path: url.path, today: "2026-11-28")
         #expect(lint.exitCode == 1)
-        let advice =
-            "but is not marked personal, so tally validate reports every value it sees there (personalDataUnmarked); add personal: { kind: email, rule: ... }, with rule send, hash, redact or never_send"
+        let unmarked =
+            "but is not marked personal, so tally validate reports every value it sees there (personalDataUnmarked)"
+        let advice = "\(unmarked); add personal: { kind: email, rule: ... }, with rule send, hash, redact or never_send"
+        // Inside a property, only a mark the client can apply: on the top-level property, or send on it.
+        func nested(_ holder: String) -> String {
+            "\(unmarked); mark the top-level property '\(holder)' that holds it personal: { kind: email, rule: ... } (the client applies personal-data rules to top-level properties only), or mark this one personal: { kind: email, rule: send }"
+        }
         #expect(
             lint.standardOutput == """
                 \(url.path):6:7: error: Property 'email' of 'signed_up' holds e-mail addresses (format: email) \(advice)
-                \(url.path):11:11: error: Property 'contact.work_email' of 'signed_up' holds e-mail addresses (format: email) \(advice)
-                \(url.path):12:32: error: Property 'invitees[]' of 'signed_up' holds e-mail addresses (format: email) \(advice)
+                \(url.path):11:11: error: Property 'contact.work_email' of 'signed_up' holds e-mail addresses (format: email) \(nested("contact"))
+                \(url.path):12:32: error: Property 'invitees[]' of 'signed_up' holds e-mail addresses (format: email) \(nested("invitees"))
                 \(url.path): 3 errors, 0 warnings
 
                 """, "\(lint.standardOutput)")

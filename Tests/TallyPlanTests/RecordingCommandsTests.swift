@@ -464,6 +464,20 @@ struct RecordingCommandsBinaryTests {
         #expect(help.contains(#"(identify user-42, group acme, alias user-43), with "other_ids": true"#), "\(help)")
     }
 
+    /// `tally validate --help` says how to validate a collector session, and how a spy's records are judged.
+    @Test func validateHelpNamesCollectorSessionsAndTrackedRecords() throws {
+        let help = try TallyBinary.run(["validate", "--help"]).standardOutput
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            help.contains(
+                "curl -sf 'http://127.0.0.1:8787/tally/records?session=NAME' > session.jsonl && tally validate --plan P session.jsonl"
+            ), "\(help)")
+        #expect(
+            help.contains(
+                "A spy's records (stage tracked: what the app handed over, before any client's rules) are judged after the plan's personal-data rules"
+            ), "\(help)")
+    }
+
     @Test func validateAndCoverageExitCodes() throws {
         let (plan, folder) = try RecordingCommandsTests.setUp([Event("login_tapped", ["action": "pinch"])])
         #expect(try TallyBinary.run(["validate", "--plan", plan, folder]).exitCode == 1)

@@ -83,11 +83,18 @@ struct CollectorRoutes: Sendable {
     ///
     /// Each event is judged as `tally validate` judges the record: at its stage (a spy's tracked event after
     /// the plan's personal-data rules), with the consent it was delivered with (none for vendor formats).
+    /// An event whose purpose was never said (a vendor format names none) takes its planned event's purpose,
+    /// stored with it, so that no gate, here or reading the session later, reports it for a purpose it was
+    /// never given; an unplanned one keeps none.
     func keep(_ events: [(stored: StoredEvent, event: Event?)]) async throws {
         if stopping.current { throw APIError.stopping }
         let stored = events.map { pair in
             var stored = pair.stored
-            if let validator, let event = pair.event {
+            if let validator, var event = pair.event {
+                if stored.purpose == nil, let planned = validator.plannedEvent(for: event) {
+                    stored.purpose = planned.purpose
+                    event.purpose = planned.purpose
+                }
                 stored.violations = StoredEvent.violationsJSON(
                     validator.validate(event, recordedAt: stored.stage, consent: stored.consent))
             }

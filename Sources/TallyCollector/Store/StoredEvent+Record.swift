@@ -9,10 +9,11 @@ extension StoredEvent {
     /// The envelope is the one a Tally client would have made, as TallyTesting's `CollectorReader` builds
     /// it from `GET /tally/events`: a page is a screen; identify and alias carry their user id in the
     /// event, an alias's previous id is the envelope's user id; the message id is the client's when it is
-    /// in Tally's form, else one made of the stored id; the timestamp is the client's, else the time the collector received it. The record keeps the purpose
-    /// (`analytics` when none is known: vendor formats name none), the consent it was delivered with (none
-    /// for vendor formats), the stage and the origin. Its `source` is the API the event came through
-    /// (`tally`, `segment`, `posthog`, `amplitude`, `mixpanel`).
+    /// in Tally's form, else one made of the stored id; the timestamp is the client's, else the time the
+    /// collector received it. The record keeps the purpose (a vendor event's planned purpose when the
+    /// collector has the plan; `analytics`, the record format's default, when none is known), the consent it
+    /// was delivered with (none for vendor formats), the stage and the origin. Its `source` is the API the
+    /// event came through (`tally`, `segment`, `posthog`, `amplitude`, `mixpanel`).
     var record: Record {
         let kind = type.kind
         let event = Event(

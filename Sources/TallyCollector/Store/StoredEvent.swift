@@ -73,8 +73,9 @@ struct StoredEvent: Sendable, Hashable {
     /// A JSON object.
     var context: String
     var writeKey: String?
-    /// The event's consent purpose, from a Tally record (`analytics` when the record names none); nil for
-    /// an event that came in a vendor's format, which names none.
+    /// The event's consent purpose: a Tally record's (`analytics` when the record names none); for an event
+    /// that came in a vendor's format, which names none, its planned event's purpose when the collector has
+    /// a plan that lists the event, else nil.
     var purpose: ConsentPurpose?
     /// What the client knew of the user's consent for the purpose when it delivered the event: a Tally
     /// record's `consent`. Nil when the record has none, and for vendor formats, which carry none.

@@ -12,6 +12,9 @@ struct PlannedSchema {
     var isCoveredByMark: Bool
     /// Whether it is a property of the event itself, not a schema inside one.
     var isTopLevel: Bool
+    /// The property of the event that holds it (itself, at the top level): the one a client's
+    /// personal-data rules can apply to.
+    var topLevelName: String
 }
 
 extension PlannedEvent {
@@ -19,27 +22,33 @@ extension PlannedEvent {
     /// order.
     var plannedSchemas: [PlannedSchema] {
         var found: [PlannedSchema] = []
-        func visit(_ schema: PropertySchema, pointer: String, name: String, covered: Bool, isTopLevel: Bool = false) {
+        func visit(
+            _ schema: PropertySchema, pointer: String, name: String, covered: Bool, topLevel: String,
+            isTopLevel: Bool = false
+        ) {
             let covered = covered || schema.personal != nil
             found.append(
                 PlannedSchema(
-                    pointer: pointer, name: name, schema: schema, isCoveredByMark: covered, isTopLevel: isTopLevel))
+                    pointer: pointer, name: name, schema: schema, isCoveredByMark: covered, isTopLevel: isTopLevel,
+                    topLevelName: topLevel))
             for (key, member) in (schema.properties ?? [:]).sorted(by: { $0.key < $1.key }) {
                 visit(
                     member, pointer: pointer + "/properties/" + JSONPointer.escape(key.string),
-                    name: name + "." + key.string, covered: covered)
+                    name: name + "." + key.string, covered: covered, topLevel: topLevel)
             }
             if let items = schema.items {
-                visit(items, pointer: pointer + "/items", name: name + "[]", covered: covered)
+                visit(items, pointer: pointer + "/items", name: name + "[]", covered: covered, topLevel: topLevel)
             }
             if case .schema(let other) = schema.additionalProperties {
-                visit(other, pointer: pointer + "/additionalProperties", name: name + ".*", covered: covered)
+                visit(
+                    other, pointer: pointer + "/additionalProperties", name: name + ".*", covered: covered,
+                    topLevel: topLevel)
             }
         }
         for (key, schema) in properties.sorted(by: { $0.key < $1.key }) {
             visit(
                 schema, pointer: "/properties/" + JSONPointer.escape(key.string), name: key.string, covered: false,
-                isTopLevel: true)
+                topLevel: key.string, isTopLevel: true)
         }
         return found
     }

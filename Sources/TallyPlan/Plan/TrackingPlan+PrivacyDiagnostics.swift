@@ -7,9 +7,19 @@ extension TrackingPlan {
     ///
     /// - an event past its `expires` day;
     /// - a `personal` property, at any depth, with no rule;
+    /// - a `personal` mark with a rule other than `send` on a schema inside a property (a member of an
+    ///   object, an array's `items`, `additionalProperties`): the client applies personal-data rules to the
+    ///   event's top-level properties only (``TrackingPlan/personalProperties``), so the value would leave
+    ///   the app as it is; mark the top-level property that holds it instead;
+    /// - a property whose `format: email` is marked `personal: { rule: hash }`: a hash is never an e-mail
+    ///   address, so every event the client delivers would break the format
+    ///   (``PlanViolation/Kind/formatMismatch``); `redact` (a redacted value is not checked further),
+    ///   `never_send` (absent) and `send` (the address itself) agree with the format;
     /// - a property, at any depth, whose `format` holds personal data (`format: email`) with no `personal`
     ///   mark on it or a container of it: `tally validate` reports every such value it sees
-    ///   (``PlanViolation/Kind/personalDataUnmarked``), so the plan would fail on its own events;
+    ///   (``PlanViolation/Kind/personalDataUnmarked``), so the plan would fail on its own events. Inside a
+    ///   property, a mark on the top-level property that holds it (with any rule) or a `send` mark on it
+    ///   satisfies this;
     /// - a property marked `personal: { kind: advertising_id }` on an event whose purpose is not
     ///   `advertising`: the advertising identifier travels only on advertising events
     ///   (``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising``);
@@ -65,28 +75,57 @@ extension TrackingPlan {
             .map(\.element)
     }
 
-    /// What a property's schema contradicts: a mark with no rule, an advertising identifier outside
-    /// advertising, a personal format with no mark.
+    /// What a property's schema contradicts: a mark with no rule, a rule the client cannot apply (on a schema
+    /// inside a property), a hash rule on an e-mail format, an advertising identifier outside advertising, a
+    /// personal format with no mark.
     private func diagnostics(
         of property: PlannedSchema, in event: PlannedEvent, at location: SourceLocation
     ) -> [PlanDiagnostic] {
         let name = "Property '\(property.name)' of '\(event.name)'"
+        let holder = "the top-level property '\(property.topLevelName)' that holds it"
         guard let mark = property.schema.personal else {
-            guard !property.isCoveredByMark, let kind = property.schema.format?.personalDataKind else { return [] }
+            guard !property.isCoveredByMark, let format = property.schema.format, let kind = format.personalDataKind
+            else { return [] }
+            let suggestion = PersonalMark.suggestion(for: kind)
+            let fix =
+                property.isTopLevel
+                ? "add \(suggestion), with rule send, hash, redact or never_send"
+                : "mark \(holder) \(suggestion) (the client applies personal-data rules to top-level properties only), or mark this one personal: { kind: \(kind), rule: send }"
             return [
                 PlanDiagnostic(
                     .error,
-                    "\(name) holds \(kind == .email ? "e-mail addresses" : "\(kind) values") (format: \(property.schema.format!.rawValue)) but is not marked personal, so tally validate reports every value it sees there (personalDataUnmarked); add \(PersonalMark.suggestion(for: kind)), with rule send, hash, redact or never_send",
+                    "\(name) holds \(kind == .email ? "e-mail addresses" : "\(kind) values") (format: \(format.rawValue)) but is not marked personal, so tally validate reports every value it sees there (personalDataUnmarked); \(fix)",
                     at: location)
             ]
         }
         var found: [PlanDiagnostic] = []
-        if mark.rule == nil {
+        switch mark.rule {
+        case nil where property.isTopLevel:
             found.append(
                 PlanDiagnostic(
                     .error,
                     "\(name) is personal (\(mark.kind)) with no rule; add rule: send, hash, redact or never_send",
                     at: location))
+        case nil:
+            found.append(
+                PlanDiagnostic(
+                    .error,
+                    "\(name) is personal (\(mark.kind)) with no rule; add rule: send (the client applies personal-data rules to top-level properties only: to hash, redact or never send it, mark \(holder))",
+                    at: location))
+        case let rule? where rule != .send && !property.isTopLevel:
+            found.append(
+                PlanDiagnostic(
+                    .error,
+                    "\(name) is personal (\(mark.kind)) with rule \(rule), but the client applies personal-data rules to top-level properties only, so this value would leave the app as it is, against its rule; mark \(holder) instead (its rule applies to its whole value), and give this one rule: send",
+                    at: location))
+        case .hash? where property.schema.format == .email:
+            found.append(
+                PlanDiagnostic(
+                    .error,
+                    "\(name) has format: email and personal rule hash, but the client sends a hash, which is never an e-mail address, so tally validate would report every value the client delivers (formatMismatch); remove format: email, or use rule redact or never_send",
+                    at: location))
+        default:
+            break
         }
         if mark.kind == .advertisingIdentifier, event.purpose != .advertising {
             found.append(

@@ -28,7 +28,7 @@ extension PlanTool {
             let files = recordingFiles(recordings, into: &output, style: style)
         else { return output }
         let events = CheckedEvents(
-            files: files, validator: allowPlanViolations ? nil : PlanValidator(plan: plan, scansUnmarkedValues: true))
+            files: files, validator: allowPlanViolations ? nil : PlanValidator(forGates: plan))
         let coverage = PlanCoverage(plan: plan, events: events)
         events.source.report(into: &output, style: style)
         if events.source.failure != nil { return output }

@@ -65,7 +65,7 @@ extension PlanTool {
             let files = recordingFiles(recordings, into: &output, style: style)
         else { return output }
 
-        let validator = PlanValidator(plan: plan, scansUnmarkedValues: true)
+        let validator = PlanValidator(forGates: plan)
         let source = RecordingSource(files: files) { line in
             let (event, origin, consent, stage) = try Record.planFields(fromLine: line)
             return ValidationReport.check(event, origin: origin, consent: consent, stage: stage, with: validator)

@@ -23,15 +23,18 @@ extension PlanValidator: EventValidator {
 }
 
 extension TrackingPlan: EventValidator {
-    /// The plan's violations of each event, through a ``PlanValidator`` compiled for this call. Build the
-    /// validator once instead when many checks share a plan.
+    /// The plan's violations of each event, judged as `tally validate` judges them: through a
+    /// ``PlanValidator`` compiled for this call as every gate builds it (``PlanValidator/scansUnmarkedValues``
+    /// on), so a value that looks like personal data in a property the plan does not mark `personal` is a
+    /// ``PlanViolation/Kind/personalDataUnmarked`` violation. Build a ``PlanValidator`` once instead when
+    /// many checks share a plan; one built with `scansUnmarkedValues: false` judges without the scan.
     public func violationReport(for events: [Event]) -> [Int: [String]] {
-        PlanValidator(plan: self).violationReport(for: events)
+        PlanValidator(forGates: self).violationReport(for: events)
     }
 
-    /// The plan's violations of each event recorded at `stage`, through a ``PlanValidator`` compiled for
-    /// this call.
+    /// The plan's violations of each event recorded at `stage`, judged as `tally validate` judges the same
+    /// records (values of unmarked properties scanned), through a ``PlanValidator`` compiled for this call.
     public func violationReport(for events: [Event], recordedAt stage: Record.Stage) -> [Int: [String]] {
-        PlanValidator(plan: self).violationReport(for: events, recordedAt: stage)
+        PlanValidator(forGates: self).violationReport(for: events, recordedAt: stage)
     }
 }

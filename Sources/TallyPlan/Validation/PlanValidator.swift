@@ -39,7 +39,9 @@ import Tally
 ///   number (`PersonalDataScan`) in a property the plan does not mark `personal` (on it or on a property
 ///   containing it), at any depth, is a
 ///   ``PlanViolation/Kind/personalDataUnmarked`` violation, in planned and unknown events alike. `tally
-///   validate` and `tally coverage` scan; an app's validation processor does not unless asked.
+///   validate`, `tally coverage`, the collector and a ``TrackingPlan``'s own checks (`expectValid(against:
+///   plan)`, ``TrackingPlan/violations(in:)``) scan; an app's validation processor and a validator built
+///   without the flag do not.
 /// - An event recorded as the app tracked it (`Record.Stage.tracked`: a spy's, before any client's rules)
 ///   is judged as a client following the plan would deliver it: ``validate(_:recordedAt:consent:)`` first
 ///   applies the plan's personal-data rules (``TrackingPlan/personalProperties``), so a spy test that
@@ -92,6 +94,14 @@ public struct PlanValidator: Sendable {
         self.identify = byKind[.identify]
         self.group = byKind[.group]
         self.alias = byKind[.alias]
+    }
+
+    /// A validator that judges as every gate of the plan does: `tally validate`, `tally coverage`, the
+    /// collector, and a ``TrackingPlan``'s own checks (`expectValid(against: plan)`). Values that look like personal data in
+    /// properties the plan does not mark `personal` are violations (``scansUnmarkedValues``), and the
+    /// redaction marker is the default one.
+    package init(forGates plan: TrackingPlan) {
+        self.init(plan: plan, scansUnmarkedValues: true)
     }
 
     /// The violations of one event, sorted by path; empty when it is valid.
@@ -165,15 +175,29 @@ public struct PlanValidator: Sendable {
         validate(event, index: nil).isEmpty
     }
 
-    private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
-        let compiled: CompiledEvent?
+    /// The planned event `event` is judged against: the track or screen event of its name (by code points),
+    /// or the plan's event of its kind for identify, group and alias events; nil when the plan has none.
+    ///
+    /// ```swift
+    /// // A vendor's format names no purpose: give the event the one its plan entry says.
+    /// if let planned = validator.plannedEvent(for: event) { event.purpose = planned.purpose }
+    /// ```
+    public func plannedEvent(for event: Event) -> PlannedEvent? {
+        compiledEvent(for: event)?.event
+    }
+
+    private func compiledEvent(for event: Event) -> CompiledEvent? {
         switch event.kind {
-        case .track: compiled = tracks.event(named: event.name)
-        case .screen: compiled = screens.event(named: event.name)
-        case .identify: compiled = identify
-        case .group: compiled = group
-        case .alias: compiled = alias
+        case .track: tracks.event(named: event.name)
+        case .screen: screens.event(named: event.name)
+        case .identify: identify
+        case .group: group
+        case .alias: alias
         }
+    }
+
+    private func validate(_ event: Event, index: Int?) -> [PlanViolation] {
+        let compiled = compiledEvent(for: event)
         var run = ValidationRun(redactionMarker: redactionMarker)
         guard let compiled else {
             if scansUnmarkedValues { run.scanUnmarked(event.properties.dictionary, skipping: [], marks: nil) }
@@ -325,19 +349,20 @@ final class CompiledEvent: Sendable {
 }
 
 extension TrackingPlan {
-    /// The violations of every event, compiling the plan first. Keep a ``PlanValidator`` to validate
-    /// many times.
+    /// The violations of every event, compiling the plan first, judged as `tally validate` judges them:
+    /// values that look like personal data in properties the plan does not mark `personal` are violations
+    /// (``PlanViolation/Kind/personalDataUnmarked``). Keep a ``PlanValidator`` to validate many times.
     ///
     /// ```swift
-    /// let violations = plan.violations(in: spy.events)
+    /// let violations = plan.violations(in: destination.events)
     /// ```
     public func violations(in events: some Sequence<Event>) -> [PlanViolation] {
-        PlanValidator(plan: self).validate(events)
+        PlanValidator(forGates: self).validate(events)
     }
 
-    /// The violations of one event, compiling the plan first. Keep a ``PlanValidator`` to validate
-    /// many times.
+    /// The violations of one event, compiling the plan first, judged as `tally validate` judges it (values of
+    /// unmarked properties scanned). Keep a ``PlanValidator`` to validate many times.
     public func validate(_ event: Event) -> [PlanViolation] {
-        PlanValidator(plan: self).validate(event)
+        PlanValidator(forGates: self).validate(event)
     }
 }

@@ -13,9 +13,12 @@ extension EventRecorder {
     /// spy.expectValid(against: plan)
     /// ```
     ///
-    /// TallyPlan's `TrackingPlan` and `PlanValidator` are validators; build a `PlanValidator` once when many
-    /// tests share a plan. On failure one issue lists every violation with its event, JSON-pointer path and
-    /// rule.
+    /// TallyPlan's `TrackingPlan` and `PlanValidator` are validators. A `TrackingPlan` judges as `tally
+    /// validate` judges the same records, so a test passes exactly when that gate would: a string that looks
+    /// like an e-mail address or an international phone number in a property the plan does not mark
+    /// `personal` is a violation (`personalDataUnmarked`). A `PlanValidator` you build judges with its own
+    /// settings (`scansUnmarkedValues` is off unless you turn it on); build one once when many tests share a
+    /// plan. On failure one issue lists every violation with its event, JSON-pointer path and rule.
     ///
     /// A spy's events are what the app handed over, before any client's rules: the validator judges them
     /// as tracked (`EventValidator.violationReport(for:recordedAt:)`), so a tracking plan applies its
