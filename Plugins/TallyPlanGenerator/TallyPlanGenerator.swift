@@ -1,8 +1,8 @@
 import Foundation
 import PackagePlugin
 
-/// Regenerates a target's event factories from its tracking plan on every build, so the code cannot
-/// drift from the plan.
+/// Regenerates a target's event factories and the plan's runtime rules (`PlannedEvents.rules`) from its
+/// tracking plan on every build, so the code cannot drift from the plan.
 ///
 /// Put `tracking-plan.yaml` (or `.yml`, or `.json`) in the target's directory, exclude it from the
 /// target's sources and apply the plugin:

@@ -7,12 +7,17 @@ import TallyPlan
 struct GenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gen",
-        abstract: "Generate Swift factories on Event for every event of a tracking plan.",
+        abstract: "Generate Swift factories on Event for every event of a tracking plan, and its runtime rules.",
         discussion: """
             Writes one public static factory on Event per planned event: parameters typed from the schema, \
             Swift enums for string enums, doc comments from descriptions. Event and property names are kept \
-            verbatim, so an event named a=b's is tracked as a=b's. The output is sorted and has no \
-            timestamp: the same plan always gives the same file.
+            verbatim, so an event named a=b's is tracked as a=b's. Beside them, in the namespace enum \
+            (PlannedEvents), it writes the plan's runtime rules as a PlanRules value, rules (each event's \
+            purpose, consent.required, the purposes and hosts of each destination, each personal property's \
+            rule), and the destinations' names, Destinations: one line configures the app's client from \
+            them, AnalyticsClient.Configuration(rules: PlannedEvents.rules, hash: ...), so the app never \
+            reads the plan at runtime. The output is sorted and has no timestamp: the same plan always gives \
+            the same file.
 
             The TallyPlanGenerator build-tool plugin runs this on every build for a target that has a \
             tracking-plan.yaml (or .yml or .json), so the code cannot drift from the plan. Without the \
@@ -39,7 +44,7 @@ struct GenCommand: ParsableCommand {
     @Option(help: "The Swift file to write.")
     var output: String
 
-    @Option(help: "The enum that holds the generated enum types.")
+    @Option(help: "The enum that holds the plan's rules, its destinations' names and the generated enum types.")
     var namespace = "PlannedEvents"
 
     @Flag(help: "Write nothing; exit with 1 if the output file differs from what would be written.")

@@ -1,6 +1,9 @@
 import Tally
 
-/// Writes Swift source with one typed factory on `Event` for every planned event.
+/// Writes Swift source with one typed factory on `Event` for every planned event, and the plan's runtime
+/// rules: `PlannedEvents.rules`, a `PlanRules` value that configures a client
+/// (`AnalyticsClient.Configuration(rules:hash:)`), and `PlannedEvents.Destinations`, the destinations'
+/// names. The app then reads no plan file at runtime.
 ///
 /// ```swift
 /// let source = SwiftCodeGenerator().generate(plan, planFileName: "tracking-plan.yaml")
@@ -53,7 +56,8 @@ import Tally
 /// - Output is sorted (by kind, then by name in UTF-8 byte order) and has no timestamp, so the same plan
 ///   always gives the same bytes.
 public struct SwiftCodeGenerator: Sendable {
-    /// The enum that holds the generated enum types, one nested enum per event. Default `PlannedEvents`.
+    /// The enum that holds the plan's rules (`rules`), its destinations' names (`Destinations`) and the
+    /// generated enum types, one nested enum per event. Default `PlannedEvents`.
     public var namespace: String
 
     /// Creates a generator.
