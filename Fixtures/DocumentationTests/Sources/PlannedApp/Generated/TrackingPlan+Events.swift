@@ -70,4 +70,11 @@ public enum PlannedEvents {
             "ads": ["track.ads.example"],
         ]
     )
+
+    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
+    /// so that `rules` gives it the purposes the plan allows it.
+    public enum Destinations {
+        public static let ads = "ads"
+        public static let firebase = "firebase"
+    }
 }
