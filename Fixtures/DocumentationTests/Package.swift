@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrackingPlansDocTests",
-            dependencies: [tally, .product(name: "TallyPlan", package: "Tally")]
+            dependencies: ["PlannedApp", tally, .product(name: "TallyPlan", package: "Tally")]
         ),
         // TallyCollector's articles and TallyTesting's collector section (the Collector trait).
         .testTarget(

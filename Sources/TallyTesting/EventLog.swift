@@ -253,18 +253,11 @@ public final class EventLog: Sendable {
         state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags) }
     }
 
-    /// ``snapshot`` and each envelope's `Envelope.consent` (an array that may be shorter than the events:
-    /// the rest are nil), taken together.
-    package var deliveredSnapshot: (events: [Event], accounted: [Bool], consents: [DeliveredConsent?]) {
-        state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents) }
-    }
-
-    /// The stage at which each envelope was recorded, for those from `index` on.
-    package func stages(from index: Int) -> [Record.Stage] {
-        let (count, other) = state.withLock { ($0.ledger.count, $0.otherStage) }
-        let start = min(max(0, index), count)
-        guard !other.isEmpty else { return Array(repeating: stage, count: count - start) }
-        let flipped: Record.Stage = stage == .tracked ? .delivered : .tracked
-        return (start..<count).map { other.contains($0) ? flipped : stage }
+    /// ``snapshot``, each envelope's `Envelope.consent` (an array that may be shorter than the events: the
+    /// rest are nil), and the positions recorded at the other stage than ``stage``, taken together.
+    package var deliveredSnapshot:
+        (events: [Event], accounted: [Bool], consents: [DeliveredConsent?], otherStage: Set<Int>)
+    {
+        state.withLock { ($0.ledger.entries, $0.ledger.accountedFlags, $0.consents, $0.otherStage) }
     }
 }

@@ -17,8 +17,10 @@ struct CoverageCommand: ParsableCommand {
             Every recorded event is also validated against the plan, as tally validate does: a wrong value \
             or type, an unplanned event, an unplanned property, a wrong purpose and an event sent without \
             consent each fail the run, one line per event and rule with its count, \
-            led by the file:line of the test that recorded it when the recording says (TallyTesting's spies \
-            record the line that created them). --allow-plan-violations skips this check.
+            led by the file:line that recorded it when the recording says (the line that created a spy, an \
+            in-memory destination or a RecordingDestination). A spy's records (stage tracked) are judged after \
+            the plan's personal-data rules, as the client would deliver them. --allow-plan-violations skips \
+            this check.
 
             --min fails the run when the share of planned events seen is under the bar. --baseline compares \
             with an earlier run's coverage and fails, naming each one, when an event, property or enum value \

@@ -22,11 +22,12 @@ struct ValidateCommand: ParsableCommand {
             the user's grant (denied, not_asked, or not_required: a client that does not gate it) is a \
             violation (sentWithoutConsent), counted apart for each answer; a record with no "consent" is not. \
             An event recorded with a purpose other than its plan entry's is a violation (purposeMismatch), \
-            and so is a value of a property the plan marks personal: { kind: advertising_id } in an event \
-            recorded with a purpose other than advertising (advertisingIdentifierOutsideAdvertising).
+            and so is a value of a property whose key the plan marks personal: { kind: advertising_id } in an \
+            event recorded with a purpose other than advertising (advertisingIdentifierOutsideAdvertising).
 
             A line that is not a readable record (not JSON, invalid UTF-8, nested deeper than 64 levels, \
-            not a Tally record, a "consent" other than granted, denied, not_asked or not_required) and a \
+            not a Tally record, a "consent" other than granted, denied, not_asked or not_required, a "stage" \
+            other than tracked or delivered) and a \
             last line cut off without its newline are errors printed to standard \
             error with their file and line; the other lines are still validated, and the summary says how \
             many lines were not.

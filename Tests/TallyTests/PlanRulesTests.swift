@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func anEventThePlanDoesNotListKeepsItsPurpose() async {
-        let memory = InMemoryDestination()
+        let memory = InMemoryDestination(name: "product")
         let analytics = client([memory])
         analytics.track(Event("debug_ping").needing(.necessary))
         await analytics.flush()
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func personalDataFollowsThePlanAfterTheAppsOwnProcessors() async {
-        let memory = InMemoryDestination()
+        let memory = InMemoryDestination(name: "product")
         let analytics = AnalyticsClient(
             // Added by the app's processor: the plan's rule still applies to it.
             processors: [.superProperties(["comment": "set by a processor"])], destinations: [memory],
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func withoutAHashFunctionValuesToHashAreRedactedAndReported() async throws {
-        let memory = InMemoryDestination()
+        let memory = InMemoryDestination(name: "product")
         let problems = ProblemLog()
         var configuration = AnalyticsClient.Configuration(rules: Self.rules)
         configuration.onProblem = problems.add
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func anAdvertisingIdentifierTravelsOnlyOnAdvertisingEventsAfterTheTrackingAnswer() async throws {
-        let memory = InMemoryDestination()
+        let memory = InMemoryDestination(name: "product")
         let problems = ProblemLog()
         let analytics = client([memory]) { $0.onProblem = problems.add }
         analytics.setConsent(.granted, for: .analytics)
@@ -154,6 +154,31 @@ import Testing
         // The configuration named ads: its entry is used; it also gates necessary, on top of the plan's.
         #expect(ads.events.map(\.name) == ["app_opened"])
         #expect(analytics.statistics.heldForConsent == 1)
+    }
+
+    /// A destination the plan does not name (a misspelt vendor) would receive every purpose: the client says
+    /// so when it starts; one the configuration names is the app's choice.
+    @Test func aDestinationThePlanDoesNotNameIsReported() async throws {
+        let problems = ProblemLog()
+        let analytics = client([InMemoryDestination(name: "prodcut"), InMemoryDestination(name: "debug")]) {
+            $0.onProblem = problems.add
+            $0.purposesByDestination = ["debug": [.necessary]]
+        }
+        await analytics.flush()
+        let problem = try #require(problems.all.only)
+        #expect(problem.code == .destinationNotPlanned)
+        #expect(
+            problem.message
+                == "The plan's rules name no destination \"prodcut\" (they name ads, product): it receives every purpose; name it as the plan does (PlannedEvents.Destinations), or give it its purposes in purposesByDestination"
+        )
+        #expect(problem.destination == "prodcut")
+        #expect(problem.outcome == .reported)
+        // Rules that name no destination route nothing, and say nothing.
+        let quiet = ProblemLog()
+        var configuration = AnalyticsClient.Configuration(rules: PlanRules(consentRequired: [.analytics]))
+        configuration.onProblem = quiet.add
+        await AnalyticsClient(destinations: [InMemoryDestination()], configuration: configuration).flush()
+        #expect(quiet.all.isEmpty)
     }
 
     @Test func aClientWithoutRulesRunsNoPlanProcessor() async {

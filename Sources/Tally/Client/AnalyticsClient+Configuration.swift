@@ -133,6 +133,13 @@ extension AnalyticsClient {
             purposesByDestination[name] ?? rules?.purposesByDestination[name]
         }
 
+        /// Of `names`, the destinations that the plan's rules, which name destinations, do not name, and that
+        /// ``purposesByDestination`` does not name either: they receive every purpose.
+        func destinationsNotPlanned(_ names: [String]) -> [String] {
+            guard let planned = rules?.purposesByDestination, !planned.isEmpty else { return [] }
+            return names.filter { planned[$0] == nil && purposesByDestination[$0] == nil }
+        }
+
         /// The processors the client runs: the app's, then the plan's rules when there are any.
         func processors(after own: [any Processor]) -> [any Processor] {
             guard let rules else { return own }

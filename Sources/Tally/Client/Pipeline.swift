@@ -131,6 +131,15 @@ final class Pipeline: @unchecked Sendable {
             to: Intake(
                 identity: identity, granted: configuration.startsOptedIn,
                 consentRequired: configuration.gatedPurposes, consentAnswers: answers))
+        for name in configuration.destinationsNotPlanned(names) {
+            let planned = configuration.rules?.purposesByDestination.keys.sorted().joined(separator: ", ") ?? ""
+            problems.report(
+                Problem(
+                    .destinationNotPlanned,
+                    "The plan's rules name no destination \"\(name)\" (they name \(planned)): it receives every purpose; name it as the plan does (PlannedEvents.Destinations), or give it its purposes in purposesByDestination",
+                    outcome: .reported, destination: name),
+                depth: nil)
+        }
         for (destination, name) in zip(destinations, names) where name != destination.name {
             problems.report(
                 Problem(

@@ -69,6 +69,10 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// A client following a plan's rules removed an advertising identifier from an event that is not for
         /// ``ConsentPurpose/advertising`` (see ``PlanRules``).
         public static let advertisingIdentifierRemoved = Code("advertising_identifier_removed")
+        /// A client following a plan's rules that name destinations (``PlanRules/purposesByDestination``) was
+        /// given a destination the plan does not name (a misspelt name, say), which therefore receives every
+        /// purpose. Reported once, when the client starts.
+        public static let destinationNotPlanned = Code("destination_not_planned")
     }
 
     /// What became of the event or value the problem is about.

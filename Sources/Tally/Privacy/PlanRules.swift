@@ -42,7 +42,8 @@ public struct PlanRules: Sendable, Hashable {
     public var purposesByDestination: [String: Set<ConsentPurpose>]
     /// The hosts each destination sends to, by destination name (`domains:` of a destination in the plan):
     /// what the app's privacy manifest lists under `NSPrivacyTrackingDomains` for the destinations that may
-    /// receive advertising.
+    /// receive advertising. The client does not use them; they are here for the app's own code (a network
+    /// allow-list, a test that an SDK is pointed at its planned host).
     public var domainsByDestination: [String: Set<String>]
 
     /// Creates rules; `tally gen` writes this call for a plan.
@@ -99,9 +100,11 @@ struct PlanRulesProcessor: Processor {
     }
 
     private func removeAdvertisingIdentifiers(_ envelope: inout Envelope, context: ProcessingContext) {
-        let event = envelope.event
-        let found = advertisingKeys.filter { event.properties[$0] != nil }.sorted()
+        var found: [String] = []
+        for key in advertisingKeys where envelope.event.properties[key] != nil { found.append(key) }
         guard !found.isEmpty else { return }
+        found.sort()
+        let event = envelope.event
         for key in found { envelope.event.properties[key] = nil }
         context.report(
             Problem(

@@ -155,25 +155,6 @@ extension PlanReader {
         return required
     }
 
-    /// Reports, as an error, each purpose of `consent.required` that no event of the plan needs, naming the
-    /// closest one an event does need: most likely a misspelling (`analytic`), with which the client given
-    /// the plan's purposes would gate one nothing uses and send the real one's events ungated, so the plan
-    /// contradicts itself. A plan with no event yet is not reported.
-    mutating func checkUnneededConsent(
-        _ required: [(purpose: ConsentPurpose, node: Node)], events: [PlannedEvent]
-    ) {
-        guard !events.isEmpty else { return }
-        let needed = Set(events.map(\.purpose))
-        let candidates = needed.subtracting([.necessary]).map(\.rawValue).sorted()
-        for (purpose, node) in required where !needed.contains(purpose) {
-            let suggestion =
-                Self.closest(to: purpose.rawValue, in: candidates).map { "; did you mean '\($0)'?" }
-                ?? "; remove it, or give it to the events that need it ('purpose: \(purpose.rawValue)')"
-            error(
-                "'consent.required' lists '\(purpose.rawValue)', which no event of the plan needs\(suggestion)", node)
-        }
-    }
-
     /// A calendar day written `YYYY-MM-DD`, or nil (with an error).
     mutating func day(_ node: Node, _ what: String) -> String? {
         guard let text = string(node, what) else { return nil }

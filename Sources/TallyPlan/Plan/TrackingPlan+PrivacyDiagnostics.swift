@@ -11,10 +11,9 @@ extension TrackingPlan {
     ///   object, an array's `items`, `additionalProperties`): the client applies personal-data rules to the
     ///   event's top-level properties only (``TrackingPlan/personalProperties``), so the value would leave
     ///   the app as it is; mark the top-level property that holds it instead;
-    /// - a property whose `format: email` is marked `personal: { rule: hash }`: a hash is never an e-mail
-    ///   address, so every event the client delivers would break the format
-    ///   (``PlanViolation/Kind/formatMismatch``); `redact` (a redacted value is not checked further),
-    ///   `never_send` (absent) and `send` (the address itself) agree with the format;
+    /// - (a warning) a property marked `personal: { rule: hash }` that has `format`, `pattern`, `enum`,
+    ///   `const`, `minLength` or `maxLength`: a hashed value is opaque to validation, so they are never
+    ///   checked;
     /// - a property, at any depth, whose `format` holds personal data (`format: email`) with no `personal`
     ///   mark on it or a container of it: `tally validate` reports every such value it sees
     ///   (``PlanViolation/Kind/personalDataUnmarked``), so the plan would fail on its own events. Inside a
@@ -28,7 +27,13 @@ extension TrackingPlan {
     ///   `necessary`) and that a destination which may receive advertising may receive: its data would be
     ///   used for tracking (``PrivacyManifest/isTracking(destinationPurposes:)``) without consent. A plan
     ///   with no `consent:` block requires consent for nothing, so there every event such a destination may
-    ///   receive is reported; a plan without `destinations:` says nothing about where events go, so none is.
+    ///   receive is reported; a plan without `destinations:` says nothing about where events go, so none is;
+    /// - a purpose of `consent.required` that no event needs (most likely a misspelling: the client would
+    ///   gate a purpose nothing uses and send the real one's events ungated), at its place in the list; not
+    ///   in a plan with no event yet;
+    /// - a track and a screen event of one name with different purposes or personal marks: the client's
+    ///   rules (``rules``) name events as `PersonalProperty` does, by name, so it would apply one event's
+    ///   rules to both.
     ///
     /// Findings about a property point at its line (``PlannedEvent/propertyLocations``), the others at the
     /// event's line (for plans made in code, at `plan`), in file order.
@@ -70,6 +75,8 @@ extension TrackingPlan {
                 found.append(PlanDiagnostic(.error, message, at: location))
             }
         }
+        found += unneededConsentDiagnostics()
+        found += sharedNameDiagnostics()
         // In file order; findings at one place (or, for plans made in code, at none) in the order found.
         return found.enumerated().sorted { ($0.element.location, $0.offset) < ($1.element.location, $1.offset) }
             .map(\.element)
@@ -118,11 +125,12 @@ extension TrackingPlan {
                     .error,
                     "\(name) is personal (\(mark.kind)) with rule \(rule), but the client applies personal-data rules to top-level properties only, so this value would leave the app as it is, against its rule; mark \(holder) instead (its rule applies to its whole value), and give this one rule: send",
                     at: location))
-        case .hash? where property.schema.format == .email:
+        case .hash? where !Self.valueKeywords(of: property.schema).isEmpty:
+            let keywords = Self.valueKeywords(of: property.schema)
             found.append(
                 PlanDiagnostic(
-                    .error,
-                    "\(name) has format: email and personal rule hash, but the client sends a hash, which is never an e-mail address, so tally validate would report every value the client delivers (formatMismatch); remove format: email, or use rule redact or never_send",
+                    .warning,
+                    "\(name) has personal rule hash, so \(Self.list(keywords.map { "'\($0)'" })) \(keywords.count == 1 ? "is" : "are") never checked: the client sends a hash, which keeps nothing of the value, and validation only checks that it no longer looks like the data; remove \(keywords.count == 1 ? "it" : "them"), or use rule send",
                     at: location))
         default:
             break
@@ -156,9 +164,57 @@ extension TrackingPlan {
             "\(start): 'consent.required' does not list its purpose '\(purpose)'; require consent for it (consent: { required: [\(purpose)] }), or take '\(purpose)' off the purposes of \(names)"
     }
 
+    /// The keywords of `schema` that judge a value's content (a hash keeps none of it).
+    private static func valueKeywords(of schema: PropertySchema) -> [String] {
+        var found: [String] = []
+        if let format = schema.format { found.append("format: \(format.rawValue)") }
+        if schema.pattern != nil { found.append("pattern") }
+        if schema.enumValues != nil { found.append("enum") }
+        if schema.constValue != nil { found.append("const") }
+        if schema.minLength != nil { found.append("minLength") }
+        if schema.maxLength != nil { found.append("maxLength") }
+        return found
+    }
+
     /// `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
     private static func list(_ items: [String]) -> String {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " and " + items.last!
+    }
+
+    /// Each purpose of `consent.required` no event needs, with the closest one an event does need.
+    private func unneededConsentDiagnostics() -> [PlanDiagnostic] {
+        guard !events.isEmpty else { return [] }
+        let needed = Set(events.map(\.purpose))
+        let candidates = needed.subtracting([.necessary]).map(\.rawValue).sorted()
+        return consentRequired.subtracting(needed).sorted().map { purpose in
+            let suggestion =
+                Suggestions.closest(to: purpose.rawValue, in: candidates).map { "; did you mean '\($0)'?" }
+                ?? "; remove it, or give it to the events that need it ('purpose: \(purpose.rawValue)')"
+            return PlanDiagnostic(
+                .error, "'consent.required' lists '\(purpose.rawValue)', which no event of the plan needs\(suggestion)",
+                at: consentRequiredLocations[purpose] ?? SourceLocation(file: "plan"))
+        }
+    }
+
+    /// Each screen event named like a track event, when the two differ in purpose or personal marks.
+    private func sharedNameDiagnostics() -> [PlanDiagnostic] {
+        let tracks = Dictionary(
+            events.filter { $0.kind == .track }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return events.filter { $0.kind == .screen }.compactMap { screen in
+            guard let track = tracks[screen.name] else { return nil }
+            let marks = { (event: PlannedEvent) in
+                Set(
+                    event.properties.compactMap { name, schema in
+                        schema.personal.map { "\(name.string) \($0.kind) \($0.rule.map { "\($0)" } ?? "")" }
+                    })
+            }
+            let samePersonal = marks(screen) == marks(track)
+            guard screen.purpose != track.purpose || !samePersonal else { return nil }
+            return PlanDiagnostic(
+                .error,
+                "Screen '\(screen.name)' shares its name with a track event that has other \(screen.purpose != track.purpose ? "purpose ('\(track.purpose)', here '\(screen.purpose)')" : "personal marks"); the client's rules (PlannedEvents.rules) name events by name and would apply one's to both: rename one, or give both the same purpose and marks",
+                at: screen.location ?? SourceLocation(file: "plan"))
+        }
     }
 }

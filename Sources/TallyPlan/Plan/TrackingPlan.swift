@@ -42,6 +42,9 @@ public struct TrackingPlan: Sendable, Hashable {
     /// load. Without a `consent:` block no purpose needs consent, so `tally lint` fails on an event that a
     /// destination receiving advertising may receive (see ``privacyDiagnostics(today:)``).
     public var consentRequired: Set<ConsentPurpose>
+    /// Where each purpose of ``consentRequired`` is listed, when the plan was read from a file: where
+    /// ``privacyDiagnostics(today:)`` reports one no event needs.
+    package var consentRequiredLocations: [ConsentPurpose: SourceLocation] = [:]
 
     /// The format version this Tally reads and writes.
     public static let currentVersion = 1

@@ -56,8 +56,8 @@ package enum PlanTool {
         var output = ToolOutput()
         let privacy = result.plan?.privacyDiagnostics(today: today) ?? []
         for diagnostic in result.diagnostics + privacy { output.standardOutput += style.format(diagnostic) + "\n" }
-        let errors = result.errors.count + privacy.count
-        let warnings = result.warnings.count
+        let errors = result.errors.count + privacy.filter { $0.severity == .error }.count
+        let warnings = result.warnings.count + privacy.filter { $0.severity == .warning }.count
         if let kind = result.failureKind {
             output.exitCode = ToolExitCode.forLoadFailure(kind, lint: true)
             if kind == .invalidPlan {

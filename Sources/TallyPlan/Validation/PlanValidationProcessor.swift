@@ -4,7 +4,7 @@ import Tally
 /// A processor that checks every event against a tracking plan, and reports, drops or fails on the ones
 /// that break it.
 ///
-/// Add it to the client's processors, usually last so it sees events as destinations will:
+/// Add it to the client's processors, usually last so it sees events as the app's processors leave them:
 ///
 /// ```swift
 /// let analytics = AnalyticsClient(
@@ -12,6 +12,18 @@ import Tally
 ///     destinations: [FirebaseDestination(adapter: firebase)],
 ///     configuration: .init(onProblem: { problem in logger.warning("\(problem)") })
 /// )
+/// ```
+///
+/// It judges events as they are (`Record.Stage.delivered`) by default. A client configured with the plan's
+/// rules (`AnalyticsClient.Configuration.rules`) applies them after its processors, so there pass
+/// `stage: .tracked`: the processor then judges each event after the plan's personal-data rules, as the
+/// client will deliver it (``PlanValidator/validate(_:recordedAt:consent:)``), and does not drop a correct
+/// event whose address the client has yet to hash:
+///
+/// ```swift
+/// let analytics = AnalyticsClient(
+///     processors: [.validate(against: plan, mode: .drop, stage: .tracked)],
+///     destinations: destinations, configuration: .init(rules: PlannedEvents.rules, hash: sha256))
 /// ```
 ///
 /// ## Modes
@@ -48,6 +60,8 @@ public struct PlanValidationProcessor: Processor {
 
     /// What happens to events that break the plan.
     public let mode: Mode
+    /// Where in the flow the events it sees are judged to be. Default `Record.Stage.delivered`.
+    public let stage: Record.Stage
     /// The validator used.
     public let validator: PlanValidator
     private let reporter: (@Sendable (Problem) -> Void)?
@@ -60,15 +74,20 @@ public struct PlanValidationProcessor: Processor {
     ///   - mode: what to do with events that break it.
     ///   - reporter: also receives one problem per violation in ``Mode/report`` and ``Mode/drop``; called on
     ///     the client's worker thread, so keep it quick.
+    ///   - stage: how the events it sees are judged: `Record.Stage.delivered` (the default), as they are;
+    ///     `Record.Stage.tracked` after the plan's personal-data rules, for a client that applies them
+    ///     after its processors (`AnalyticsClient.Configuration.rules`).
     ///   - fileID: where ``Mode/failInTests`` reports its issues; defaults to the caller's location.
     ///   - filePath: see `fileID`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
     public init(
         validator: PlanValidator, mode: Mode, reporter: (@Sendable (Problem) -> Void)? = nil,
-        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        stage: Record.Stage = .delivered, fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+        line: UInt = #line, column: UInt = #column
     ) {
         self.validator = validator
+        self.stage = stage
         self.mode = mode
         self.reporter = reporter
         self.callSite = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -88,7 +107,7 @@ public struct PlanValidationProcessor: Processor {
 
     private func validate(_ envelope: Envelope, report: (Problem) -> Void) -> ProcessingDecision {
         guard mode != .off else { return .keep }
-        let violations = validator.validate(envelope.event)
+        let violations = validator.validate(envelope.event, recordedAt: stage)
         guard !violations.isEmpty else { return .keep }
         switch mode {
         case .off:
@@ -118,19 +137,20 @@ public struct PlanValidationProcessor: Processor {
 }
 
 extension Processor where Self == PlanValidationProcessor {
-    /// Checks every event against `plan`. See ``PlanValidationProcessor`` for the modes.
+    /// Checks every event against `plan`. See ``PlanValidationProcessor`` for the modes, and for `stage`
+    /// (`.tracked` in a client configured with the plan's rules).
     ///
     /// ```swift
     /// AnalyticsClient(processors: [.validate(against: plan, mode: .drop)], destinations: [...])
     /// ```
     public static func validate(
         against plan: TrackingPlan, mode: PlanValidationProcessor.Mode,
-        reporter: (@Sendable (Problem) -> Void)? = nil, fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        reporter: (@Sendable (Problem) -> Void)? = nil, stage: Record.Stage = .delivered,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> PlanValidationProcessor {
         PlanValidationProcessor(
-            validator: PlanValidator(plan: plan), mode: mode, reporter: reporter, fileID: fileID, filePath: filePath,
-            line: line, column: column)
+            validator: PlanValidator(plan: plan), mode: mode, reporter: reporter, stage: stage, fileID: fileID,
+            filePath: filePath, line: line, column: column)
     }
 }
 

@@ -4,15 +4,20 @@ extension PlanValidator: EventValidator {
     /// The plan's violations of each event, one line each: `missingRequired at /properties/item_name: …`.
     /// What TallyTesting's `expectValid(against:)` reports.
     public func violationReport(for events: [Event]) -> [Int: [String]] {
-        violationReport(for: events, recordedAt: .delivered)
+        violationReport(for: events, consents: [], recordedAt: .delivered)
     }
 
-    /// The plan's violations of each event recorded at `stage`, one line each: tracked events (a spy's) are
-    /// judged after the plan's personal-data rules, as ``validate(_:recordedAt:consent:)`` does.
-    public func violationReport(for events: [Event], recordedAt stage: Record.Stage) -> [Int: [String]] {
+    /// The plan's violations of each event recorded at `stage` with its envelope's consent, one line each, as
+    /// ``validate(_:recordedAt:consent:)`` finds them: tracked events (a spy's) are judged after the plan's
+    /// personal-data rules, and an event of a purpose the plan gates, delivered without the user's grant, is a
+    /// ``PlanViolation/Kind/sentWithoutConsent`` violation, as `tally validate` reports on a recording.
+    public func violationReport(
+        for events: [Event], consents: [DeliveredConsent?], recordedAt stage: Record.Stage
+    ) -> [Int: [String]] {
         var lines: [Int: [String]] = [:]
         for (index, event) in events.enumerated() {
-            let violations = validate(event, recordedAt: stage)
+            let consent = index < consents.count ? consents[index] : nil
+            let violations = validate(event, recordedAt: stage, consent: consent)
             guard !violations.isEmpty else { continue }
             lines[index] = violations.map {
                 "\($0.kind.rawValue) at \($0.path.isEmpty ? "the event" : $0.path): \($0.message)"
@@ -32,9 +37,12 @@ extension TrackingPlan: EventValidator {
         PlanValidator(forGates: self).violationReport(for: events)
     }
 
-    /// The plan's violations of each event recorded at `stage`, judged as `tally validate` judges the same
-    /// records (values of unmarked properties scanned), through a ``PlanValidator`` compiled for this call.
-    public func violationReport(for events: [Event], recordedAt stage: Record.Stage) -> [Int: [String]] {
-        PlanValidator(forGates: self).violationReport(for: events, recordedAt: stage)
+    /// The plan's violations of each event recorded at `stage` with its consent, judged as `tally validate`
+    /// judges the same records (values of unmarked properties scanned, consent checked), through a
+    /// ``PlanValidator`` compiled for this call.
+    public func violationReport(
+        for events: [Event], consents: [DeliveredConsent?], recordedAt stage: Record.Stage
+    ) -> [Int: [String]] {
+        PlanValidator(forGates: self).violationReport(for: events, consents: consents, recordedAt: stage)
     }
 }

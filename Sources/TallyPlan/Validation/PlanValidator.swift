@@ -22,8 +22,10 @@ import Tally
 /// - An event's purpose (`Event.purpose`) must be its planned event's (``PlannedEvent/purpose``), or it is a
 ///   ``PlanViolation/Kind/purposeMismatch`` violation; and a value of a property the planned event marks
 ///   `personal: { kind: advertising_id }`, at any depth, on an event whose purpose is not `advertising` is an
-///   ``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising`` violation. Both come before the
-///   violations of the properties.
+///   ``PlanViolation/Kind/advertisingIdentifierOutsideAdvertising`` violation, and so is a top-level property
+///   of a key the plan marks as the advertising identifier on any event (the client's rules remove it from
+///   such an event, at either stage handing it over is the mistake). Both come before the violations of the
+///   properties.
 /// - Strings compare by Unicode code points everywhere (event and property names, `enum`, `const`,
 ///   `required`), never by `String`'s canonical equivalence; numbers compare exactly at any size.
 /// - Keywords the plan has but Tally does not check (``TrackingPlan/uncheckedKeywords``) are skipped; load
@@ -34,7 +36,8 @@ import Tally
 /// - When a value has the wrong type, its other rules are not checked.
 /// - A `personal` property follows its rule (``PersonalMark``): with `redact` or no rule it may be absent,
 ///   `null` or the ``redactionMarker``; any other value is a ``PlanViolation/Kind/personalDataPresent``
-///   violation. A redacted value is not checked further.
+///   violation. A redacted value is not checked further, nor is a hashed one (rule `hash`), which only must
+///   no longer look like the data: a hash keeps nothing of the value's type, length or format.
 /// - With `scansUnmarkedValues`, a string that looks like an e-mail address or an international phone
 ///   number (`PersonalDataScan`) in a property the plan does not mark `personal` (on it or on a property
 ///   containing it), at any depth, is a
@@ -58,6 +61,9 @@ public struct PlanValidator: Sendable {
 
     /// The plan's personal-data rules, applied to tracked events before they are judged.
     private let personalData: PersonalDataProcessor
+    /// The top-level keys the plan marks as the advertising identifier on any event: such a key holds one
+    /// wherever it appears, as the client's rules (`PlanRules`) take it.
+    private let advertisingKeys: Set<String>
     private let tracks: EventTable
     private let screens: EventTable
     private let identify: CompiledEvent?
@@ -76,6 +82,8 @@ public struct PlanValidator: Sendable {
         self.plan = plan
         self.redactionMarker = redactionMarker
         self.scansUnmarkedValues = scansUnmarkedValues
+        self.advertisingKeys = Set(
+            plan.personalProperties.filter { $0.kind == .advertisingIdentifier }.map(\.key))
         self.personalData = PersonalDataProcessor(
             plan.personalProperties, hash: { _ in Self.hashStandIn }, replacement: redactionMarker)
         var tracks: [CompiledEvent] = []
@@ -215,7 +223,9 @@ public struct PlanValidator: Sendable {
                 marks: compiled.hasNestedMarks ? compiled.event.objectSchema : nil)
         }
         let found = run.finish(for: event, index: index)
-        guard event.purpose != compiled.purpose || (compiled.hasAdvertisingIdentifier && event.purpose != .advertising)
+        guard
+            event.purpose != compiled.purpose
+                || (event.purpose != .advertising && (compiled.hasAdvertisingIdentifier || !advertisingKeys.isEmpty))
         else { return found }
         return purposeViolations(of: event, against: compiled, index: index) + found
     }
@@ -232,13 +242,24 @@ public struct PlanValidator: Sendable {
                     .purposeMismatch, eventName: event.reportName, eventKind: event.kind, path: "/purpose",
                     rule: "purpose: \(compiled.purpose)", actual: recorded, eventIndex: index))
         }
-        if compiled.hasAdvertisingIdentifier, event.purpose != .advertising {
-            for (path, mark) in advertisingIdentifiers(in: event.properties.dictionary, of: compiled.event) {
-                found.append(
-                    PlanViolation(
-                        .advertisingIdentifierOutsideAdvertising, eventName: event.reportName, eventKind: event.kind,
-                        path: path, rule: mark.description, actual: recorded, eventIndex: index))
-            }
+        guard event.purpose != .advertising else { return found }
+        var marked =
+            compiled.hasAdvertisingIdentifier
+            ? advertisingIdentifiers(in: event.properties.dictionary, of: compiled.event) : []
+        // A key the plan marks as the advertising identifier on another event holds one here too: the
+        // client's rules remove it from this event, and report it; handing it over is the mistake.
+        for key in advertisingKeys.sorted() {
+            let path = "/properties/" + JSONPointer.escape(key)
+            guard !marked.contains(where: { $0.path == path }), let value = event.properties[key], !value.isNull,
+                value.stringValue.map({ !$0.hasSameCodePoints(as: redactionMarker) }) ?? true
+            else { continue }
+            marked.append((path, PersonalMark(kind: .advertisingIdentifier, rule: .send)))
+        }
+        for (path, mark) in marked.sorted(by: { $0.path < $1.path }) {
+            found.append(
+                PlanViolation(
+                    .advertisingIdentifierOutsideAdvertising, eventName: event.reportName, eventKind: event.kind,
+                    path: path, rule: mark.description, actual: recorded, eventIndex: index))
         }
         return found
     }

@@ -96,10 +96,14 @@ struct ValidationRun {
             case .send?:
                 break
             case .hash?:
-                // A hash cannot be told from other text; a value that still looks like the data is not one.
+                // A hash cannot be told from other text, and keeps nothing of the value's type, length or
+                // format: only a value that still looks like the data breaks the rule, and nothing else is
+                // checked (as for a redacted value), so a spy's value hashed by the stand-in and the client's
+                // real hash are judged alike.
                 if Self.looksPersonal(value) {
                     report(.personalDataPresent, path, mark.description, value, personal: true)
                 }
+                return
             case .neverSend?:
                 return report(.personalDataPresent, path, mark.description, value, personal: true)
             case .redact?, nil:

@@ -21,9 +21,11 @@ extension EventRecorder {
     /// plan. On failure one issue lists every violation with its event, JSON-pointer path and rule.
     ///
     /// A spy's events are what the app handed over, before any client's rules: the validator judges them
-    /// as tracked (`EventValidator.violationReport(for:recordedAt:)`), so a tracking plan applies its
+    /// as tracked (`EventValidator.violationReport(for:consents:recordedAt:)`), so a tracking plan applies its
     /// personal-data rules to them first, as the client would. A destination's events are judged as
-    /// delivered; records read back keep the stage they were recorded at.
+    /// delivered, with the consent each was delivered with, so an event of a purpose the plan gates that went
+    /// out without the user's grant is a violation (`sentWithoutConsent`), as in `tally validate`. Records read
+    /// back keep the stage they were recorded at.
     ///
     /// Accounts for nothing: the plan says how events look, not which ones this test expects. In exhaustive
     /// mode, expect the events themselves too.
@@ -36,14 +38,13 @@ extension EventRecorder {
         let snapshot = Snapshot(log)
         let indices = Array(snapshot.indices)
         let events = indices.map(snapshot.event(at:))
-        // Taken apart from the snapshot: cut or pad to its events (a clear() in between leaves the log's own).
-        var stages = Array(log.stages(from: snapshot.start).prefix(events.count))
-        stages += repeatElement(log.stage, count: events.count - stages.count)
         var violations: [Int: [String]] = [:]
         for stage in Record.Stage.allCases {
-            let positions = stages.indices.filter { stages[$0] == stage }
+            let positions = events.indices.filter { snapshot.stage(at: indices[$0]) == stage }
             guard !positions.isEmpty else { continue }
-            let report = validator.violationReport(for: positions.map { events[$0] }, recordedAt: stage)
+            let report = validator.violationReport(
+                for: positions.map { events[$0] }, consents: positions.map { snapshot.consent(at: indices[$0]) },
+                recordedAt: stage)
             for (index, lines) in report where positions.indices.contains(index) {
                 violations[positions[index]] = lines
             }

@@ -12,11 +12,15 @@ struct Snapshot {
     let accounted: [Bool]
     /// Each envelope's `Envelope.consent`; shorter than `events` when the rest are nil.
     let consents: [DeliveredConsent?]
+    /// The log's stage, and the indices recorded at the other one.
+    private let stage: Record.Stage
+    private let otherStage: Set<Int>
     /// The first index in scope.
     let start: Int
 
     init(_ log: EventLog) {
-        (events, accounted, consents) = log.deliveredSnapshot
+        (events, accounted, consents, otherStage) = log.deliveredSnapshot
+        stage = log.stage
         start = min(ExpectationScope.start, events.count)
     }
 
@@ -26,6 +30,11 @@ struct Snapshot {
     func event(at index: Int) -> Event { events[index] }
     func isAccountedFor(_ index: Int) -> Bool { index < accounted.count && accounted[index] }
     func consent(at index: Int) -> DeliveredConsent? { index < consents.count ? consents[index] : nil }
+    /// Where in the event's flow the event at `index` was recorded.
+    func stage(at index: Int) -> Record.Stage {
+        guard otherStage.contains(index) else { return stage }
+        return stage == .tracked ? .delivered : .tracked
+    }
 
     /// Whether the event at `index` matches, with its envelope's consent when the matcher reads it.
     func matches(_ matcher: EventMatcher, at index: Int) -> Bool {

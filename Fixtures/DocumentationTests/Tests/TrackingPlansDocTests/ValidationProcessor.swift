@@ -1,6 +1,7 @@
-// Tracking plans: "Personal data", the plan's rules applied before validation.
+// Tracking plans: "Personal data", a validation processor judging events before the plan's rules apply.
 
 import Foundation
+import PlannedApp
 import Tally
 import TallyPlan
 
@@ -8,8 +9,9 @@ func redactingClient(
     plan: TrackingPlan, destinations: [any Destination], sha256: @escaping @Sendable (String) -> String
 ) -> AnalyticsClient {
     let analytics = AnalyticsClient(
-        processors: [plan.personalDataProcessor(hash: sha256), .validate(against: plan, mode: .drop)],
-        destinations: destinations
+        processors: [.validate(against: plan, mode: .drop, stage: .tracked)],
+        destinations: destinations,
+        configuration: .init(rules: PlannedEvents.rules, hash: sha256)
     )
     return analytics
 }
@@ -21,11 +23,4 @@ func manifestGaps(plan: TrackingPlan, appManifest: URL) throws -> (gaps: [String
     let (text, added) = try manifest.merged(into: Data(contentsOf: appManifest))
     _ = added
     return (gaps, text)
-}
-
-// Tracking plans: "Privacy and consent", the client gating the purposes the plan gates.
-func gatingClient(plan: TrackingPlan, destinations: [any Destination]) -> AnalyticsClient {
-    var configuration = AnalyticsClient.Configuration()
-    configuration.consentRequired = plan.consentRequired
-    return AnalyticsClient(destinations: destinations, configuration: configuration)
 }
