@@ -96,7 +96,8 @@ public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     public var eventName: String?
     /// The destination's name, when one destination is concerned.
     public var destination: String?
-    /// A JSON pointer to the property concerned, such as `/properties/address/street`.
+    /// A JSON pointer to the property concerned, such as `/properties/address/street`; for the traits of an
+    /// identify or group event, `/traits/address/street`.
     public var path: String?
 
     /// Creates a problem.

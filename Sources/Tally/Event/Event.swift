@@ -92,6 +92,15 @@ public struct Event: Sendable, Hashable {
         get { properties }
         set { properties = newValue }
     }
+
+    /// The JSON pointer a ``Problem`` names for the event's properties: `/traits` for an identify or group
+    /// event, whose properties are traits, `/properties` for the others.
+    package var propertiesPath: String {
+        kind == .identify || kind == .group ? "/traits" : "/properties"
+    }
+
+    /// The JSON pointer to property (or trait) `key`: `/properties/<key>` or `/traits/<key>`, escaped.
+    package func propertyPath(_ key: String) -> String { propertiesPath + "/" + JSONPointer.escape(key) }
 }
 
 extension Event {

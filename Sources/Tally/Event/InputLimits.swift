@@ -106,7 +106,7 @@ public struct InputLimits: Sendable, Hashable {
         let name = event.reportName
         var properties = event.properties.dictionary
         event.properties = [:]
-        removeBadKeys(from: &properties, path: "/properties", eventName: name, report: report)
+        removeBadKeys(from: &properties, path: event.propertiesPath, eventName: name, report: report)
         if properties.count > maximumPropertyCount {
             let removed = properties.keys.sorted().dropFirst(maximumPropertyCount)
             for key in removed { properties.removeValue(forKey: key) }
@@ -114,10 +114,10 @@ public struct InputLimits: Sendable, Hashable {
                 Problem(
                     .tooManyProperties,
                     "The event had \(removed.count + maximumPropertyCount) properties; the \(removed.count) after the first \(maximumPropertyCount) in key order were removed",
-                    outcome: .sanitized, eventName: name, path: "/properties"))
+                    outcome: .sanitized, eventName: name, path: event.propertiesPath))
         }
         for key in properties.keys.sorted() {
-            let path = "/properties/" + JSONPointer.escape(key)
+            let path = event.propertyPath(key)
             properties[key] = sanitize(properties[key]!, depth: 1, path: path, eventName: name, report: report)
         }
         event.properties = Event.Properties(properties)

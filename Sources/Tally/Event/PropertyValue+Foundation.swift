@@ -160,7 +160,7 @@ extension PropertyValue {
     }
 
     /// Converts a `Decimal` by its digits; nil for NaN.
-    private init?(decimal: Decimal) {
+    init?(decimal: Decimal) {
         guard !decimal.isNaN else { return nil }
         let text = decimal.description
         if let int = Int(text) {

@@ -216,8 +216,8 @@ extension Vendors {
                 .groupIdentify(
                     groupType: "group", groupName: "acme", groupProperties: ["motto": [Self.cut]], options: nil),
             ])
-            #expect(identified.problems.map(\.path) == ["/properties/bio"])
-            #expect(grouped.problems.map(\.path) == ["/properties/motto/0"])
+            #expect(identified.problems.map(\.path) == ["/traits/bio"])
+            #expect(grouped.problems.map(\.path) == ["/traits/motto/0"])
         }
 
         @Test func aLongScreenNameIsCutWithAPathToTheName() {

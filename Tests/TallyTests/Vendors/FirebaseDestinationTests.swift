@@ -456,7 +456,7 @@ extension Vendors {
             #expect(delivery.problems.count == rule.fragments.count)
             for (problem, fragment) in zip(delivery.problems, rule.fragments) {
                 expectVendorProblem(
-                    problem, destination: "firebase", event: event, path: "/properties/\(rule.key)",
+                    problem, destination: "firebase", event: event, path: "/traits/\(rule.key)",
                     mentioning: fragment)
             }
         }

@@ -252,7 +252,7 @@ extension Vendors {
                 .identify(distinctId: "user-42", usePeople: true, completion: nil),
                 .peopleSet(properties: ["seats": 18446744073709551617.0]),
             ])
-            #expect(delivery.problems.map(\.path) == ["/properties/seats"])
+            #expect(delivery.problems.map(\.path) == ["/traits/seats"])
         }
 
         @Test func throughTheDocumentedConformanceEveryValueHasAMixpanelType() throws {

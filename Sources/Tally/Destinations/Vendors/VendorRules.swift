@@ -12,8 +12,6 @@ enum VendorRules {
         return string.prefix(wholeCharactersWithin: limit) { $0.utf16.count }
     }
 
-    /// The JSON pointer to property `key` of an event: `/properties/<key>`, escaped.
-    static func propertyPath(_ key: String) -> String { "/properties/" + JSONPointer.escape(key) }
 
     /// The JSON pointer to member `key` below `path`.
     static func path(_ path: String, _ key: String) -> String { path + "/" + JSONPointer.escape(key) }
@@ -49,7 +47,7 @@ enum VendorRules {
             problems.append(
                 problem(
                     "\(vendor) takes \(quoted(key)) from the \(event.kind.rawValue) event's name; the property of that name was replaced",
-                    event: event, path: propertyPath(key)))
+                    event: event, path: event.propertyPath(key)))
         }
         properties[key] = value
     }
@@ -95,7 +93,7 @@ extension VendorRules {
         var result: [String: PropertyValue] = [:]
         for key in properties.keys.sorted() {
             if let value = fixValue(
-                properties[key]!, path: propertyPath(key), vendor: vendor, event: event, problems: &problems,
+                properties[key]!, path: event.propertyPath(key), vendor: vendor, event: event, problems: &problems,
                 rule: rule)
             {
                 result[key] = value

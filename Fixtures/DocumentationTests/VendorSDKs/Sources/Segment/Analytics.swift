@@ -1,9 +1,13 @@
 // Stand-in for Segment's analytics-swift 1.10.0 (github.com/segmentio/analytics-swift, tag 1.10.0), module
-// `Segment`. Mirrors, from Sources/Segment/Analytics.swift, Events.swift and Configuration.swift, the
+// `Segment`. Mirrors, from Sources/Segment/Analytics.swift, Events.swift, Configuration.swift and Errors.swift, the
 // declarations Tally's SegmentAdapter, docs and conformances touch, with the SDK's labels, optionality,
 // defaults and generic constraints (`Encodable`). Bodies do nothing.
 
 import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Segment's client (Sources/Segment/Analytics.swift). Its `configuration` is internal in the SDK, so it
 /// is not here.
@@ -42,7 +46,46 @@ extension Analytics {
     public func group(groupId: String, traits: [String: Any]?) {}
 }
 
-/// Segment's configuration (Sources/Segment/Configuration.swift).
+/// Segment's configuration (Sources/Segment/Configuration.swift): the builder methods the docs call. The SDK
+/// keeps the closures and calls them on its own queues.
 public class Configuration {
     public init(writeKey: String) {}
+
+    @discardableResult
+    public func apiHost(_ value: String) -> Configuration { self }
+
+    @discardableResult
+    public func requestFactory(_ value: @escaping (URLRequest) -> URLRequest) -> Configuration { self }
+
+    @discardableResult
+    public func errorHandler(_ value: @escaping (Error) -> Void) -> Configuration { self }
+}
+
+/// The errors the SDK hands to `errorHandler` (Sources/Segment/Errors.swift), with the SDK's cases and
+/// payloads.
+public indirect enum AnalyticsError: Error {
+    case storageUnableToCreate(String)
+    case storageUnableToWrite(String)
+    case storageUnableToRename(String)
+    case storageUnableToOpen(String)
+    case storageUnableToClose(String)
+    case storageInvalid(String)
+    case storageUnknown(Error)
+
+    case networkUnexpectedHTTPCode(URL?, Int)
+    case networkServerLimited(URL?, Int)
+    case networkServerRejected(URL?, Int)
+    case networkUnknown(URL?, Error)
+    case networkInvalidData
+
+    case jsonUnableToSerialize(Error)
+    case jsonUnableToDeserialize(Error)
+    case jsonUnknown(Error)
+
+    case pluginError(Error)
+
+    case enrichmentError(String)
+
+    case settingsFail(AnalyticsError)
+    case batchUploadFail(AnalyticsError)
 }

@@ -113,7 +113,7 @@ public struct AmplitudeDestination: Destination {
             rule: VendorRules.bigNumberRule(keepingDecimals: true))
         var result = properties
         for key in properties.keys.sorted() {
-            result[key] = cut(properties[key]!, path: VendorRules.propertyPath(key), event: event, problems: &problems)
+            result[key] = cut(properties[key]!, path: event.propertyPath(key), event: event, problems: &problems)
         }
         return result
     }

@@ -6,7 +6,7 @@
 ///
 /// | input | outcome | problem |
 /// |---|---|---|
-/// | a string longer than ``maximumStringLength`` (1,024) in event properties, user properties (traits) or group properties, at any depth in arrays and objects | cut to the longest prefix of whole characters that fits | sanitized, one per string, path `/properties/<key>/<index or key>…` |
+/// | a string longer than ``maximumStringLength`` (1,024) in event properties, user properties (traits) or group properties, at any depth in arrays and objects | cut to the longest prefix of whole characters that fits | sanitized, one per string, path `/properties/<key>/<index or key>…` (`/traits/…` for the traits of an identify or group event) |
 /// | a big number a `Decimal` does not hold exactly (more than 38 digits, or a power of ten beyond ±127), in any of those properties at any depth | converted to the nearest double when finite, else removed: Amplitude's SDK encodes a `Decimal` but writes any other value it does not know as the string `"[Non-Encodable]"` | sanitized, path to the value |
 /// | a screen name longer than ``maximumStringLength``, sent as the `[Amplitude] Screen Name` property | cut the same way | sanitized, path `/name` |
 ///

@@ -236,10 +236,10 @@ public struct FirebaseDestination: Destination {
             result[fixed.key] = string(fixed.value, path: "/name", event: event, problems: &problems)
         }
         let names = names(
-            for: properties.keys, parameterNameRule, taken: Set(result.keys), path: VendorRules.propertyPath,
+            for: properties.keys, parameterNameRule, taken: Set(result.keys), path: event.propertyPath,
             event: event, problems: &problems)
         for (key, name) in names {
-            let path = VendorRules.propertyPath(key)
+            let path = event.propertyPath(key)
             let value = properties[key]!  // the key came from this dictionary
             if key == "items", case .array(let elements) = value, elements.allSatisfy({ $0.objectValue != nil }) {
                 result[name] = items(elements, path: path, event: event, problems: &problems)
@@ -253,7 +253,7 @@ public struct FirebaseDestination: Destination {
             problems.append(
                 VendorRules.problem(
                     "Firebase takes at most \(limits.maximumParameterCount) parameters per event; \(removed.count) were removed, the last in name order: \(VendorRules.list(removed))",
-                    event: event, path: "/properties"))
+                    event: event, path: event.propertiesPath))
         }
         return result
     }
@@ -327,9 +327,9 @@ public struct FirebaseDestination: Destination {
         var result: [(name: String, value: String?)] = []
         let limit = limits.maximumUserPropertyValueLength
         for (key, name) in names(
-            for: traits.keys, userPropertyNameRule, path: VendorRules.propertyPath, event: event, problems: &problems)
+            for: traits.keys, userPropertyNameRule, path: event.propertyPath, event: event, problems: &problems)
         {
-            let path = VendorRules.propertyPath(key)
+            let path = event.propertyPath(key)
             var text: String?
             switch traits[key]! {  // the key came from this dictionary
             case .string(let string): text = string

@@ -12,7 +12,7 @@
 ///
 /// | input | outcome | problem |
 /// |---|---|---|
-/// | a name with characters other than ASCII letters, digits and `_` | each such character becomes `_`: `menu item-ordered` is sent as `menu_item_ordered` | sanitized, path `/name` or `/properties/<key>` |
+/// | a name with characters other than ASCII letters, digits and `_` | each such character becomes `_`: `menu item-ordered` is sent as `menu_item_ordered` | sanitized, path `/name`, `/properties/<key>` or `/traits/<key>` |
 /// | a name that does not start with an ASCII letter (`1st_launch`, `_x`, empty) | `x_` is put in front: `x_1st_launch` | sanitized |
 /// | a name starting with a reserved prefix in ``reservedPrefixes``, in any letter case (`firebase_`, `google_`, `ga_`) | `x_` is put in front: `x_ga_session` | sanitized |
 /// | an event name in ``reservedEventNames`` (`first_open`, `error`…) or a user property name in ``reservedUserPropertyNames`` (`user_id`…) | `x_` is put in front: `x_error` | sanitized |
@@ -23,10 +23,10 @@
 /// | a string parameter value longer than ``maximumParameterValueLength`` (100) | cut to the longest prefix of whole characters that fits | sanitized, path `/properties/<key>` (`/name` for the screen name or group id) |
 /// | more than ``maximumParameterCount`` (25) parameters after the rules above | the parameter the call takes from the event (`screen_name`, `group_id`) is kept, then the first in sorted name order up to 25; the rest are removed | sanitized, one for the event, path `/properties` |
 /// | an `items` parameter that is an array of objects (Firebase's e-commerce items) | kept; each item's members follow the name and value rules above (no count limit) | sanitized, path `/properties/items/<index>/<key>` |
-/// | a user property value (a trait) longer than ``maximumUserPropertyValueLength`` (36) | cut like a parameter string | sanitized, path `/properties/<key>` |
+/// | a user property value (a trait) longer than ``maximumUserPropertyValueLength`` (36) | cut like a parameter string | sanitized, path `/traits/<key>` |
 /// | a trait that is a number or a Boolean | sent as its text: `42`, `9.5`, `true` | none |
 /// | a trait that is `null` | sent as nil, which clears the user property | none |
-/// | a trait that is an array or an object | not sent | sanitized, path `/properties/<key>` |
+/// | a trait that is an array or an object | not sent | sanitized, path `/traits/<key>` |
 /// | a user id (identify) or new id (alias) longer than ``maximumUserIDLength`` (256) | the event is dropped: a cut id would name another user | dropped, path `/name`; counted as ``DropReason/rejected`` |
 ///
 /// Limits Firebase applies across events (500 distinct event names, 25 user properties per project,

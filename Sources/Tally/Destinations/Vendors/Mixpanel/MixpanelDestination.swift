@@ -126,7 +126,7 @@ public struct MixpanelDestination: Destination {
             problems.append(
                 VendorRules.problem(
                     "Mixpanel takes fewer than \(limit + 1) properties per event; \(removed.count) were removed, the last in key order: \(VendorRules.list(removed))",
-                    event: event, path: "/properties"))
+                    event: event, path: event.propertiesPath))
         }
         return properties
     }

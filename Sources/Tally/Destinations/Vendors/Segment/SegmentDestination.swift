@@ -1,3 +1,5 @@
+import Foundation
+
 /// Sends events to Segment through a ``SegmentAdapter``, within ``SegmentLimits``.
 ///
 /// Segment's calls are Tally's event kinds, so each event maps to the call of the same name:
@@ -13,7 +15,9 @@
 ///
 /// Properties and traits are nil when there are none. A message that, with the room the SDK's own fields
 /// take, is larger than ``SegmentLimits/maximumMessageBytes`` is dropped, and numbers the SDK cannot
-/// encode are removed or converted: see ``SegmentLimits``.
+/// encode are removed or converted: see ``SegmentLimits``. The size is measured as the SDK writes the
+/// message (slashes escaped, numbers with all their digits). The SDK uploads later; wire its
+/// `errorHandler` to a ``SegmentErrorReporter`` so that a batch Segment's API refuses is reported.
 ///
 /// ```swift
 /// extension Segment.Analytics: @retroactive SegmentAdapter {}
@@ -27,6 +31,8 @@ public struct SegmentDestination: Destination {
     public let name: String
     /// The limits the destination enforces.
     public let limits: SegmentLimits
+    /// Where the SDK's errors are turned into problems, when the app wired its `errorHandler` to one.
+    public let errors: SegmentErrorReporter?
     private let box: VendorClient<any SegmentAdapter>
 
     /// Creates a destination calling `adapter`, normally Segment's `Analytics` instance.
@@ -35,9 +41,16 @@ public struct SegmentDestination: Destination {
     ///   - adapter: receives Segment's calls.
     ///   - name: the destination's name. Default `segment`.
     ///   - limits: the limits to enforce. Default: Segment's documented ones.
-    public init(adapter: any SegmentAdapter, name: String = "segment", limits: SegmentLimits = .default) {
+    ///   - errors: the reporter the SDK's `errorHandler` calls, so that a batch Segment's API refused is
+    ///     reported (see ``SegmentErrorReporter``). Default none: the SDK's errors reach only the app's
+    ///     handler.
+    public init(
+        adapter: any SegmentAdapter, name: String = "segment", limits: SegmentLimits = .default,
+        errors: SegmentErrorReporter? = nil
+    ) {
         self.name = name
         self.limits = limits
+        self.errors = errors
         self.box = VendorClient(adapter)
     }
 
@@ -66,7 +79,7 @@ public struct SegmentDestination: Destination {
         let limit = limits.maximumMessageBytes - limits.sdkOverheadBytes
         guard size <= limit else {
             throw VendorRules.problem(
-                "The Segment message would be \(size) bytes of JSON, and Segment's SDK adds about \(limits.sdkOverheadBytes) more; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
+                "The Segment message would be \(size) bytes of JSON as Segment's SDK writes it, and the SDK adds about \(limits.sdkOverheadBytes) more; Segment rejects messages over \(limits.maximumMessageBytes) bytes",
                 outcome: .dropped, event: event, path: nil)
         }
         problems.forEach(context.report)
@@ -79,10 +92,12 @@ public struct SegmentDestination: Destination {
         case .group: adapter.group(groupId: event.groupId ?? "", traits: properties)
         case .alias: adapter.alias(newId: event.userId ?? "")
         }
+        errors?.handedOver(event.reportName, context: context)
     }
 
-    /// The size in bytes of the compact JSON of the message the destination hands to Segment, in
-    /// Segment's field names. See ``SegmentLimits``.
+    /// The size in bytes of the message the destination hands to Segment, as Segment's SDK writes it,
+    /// without the fields the SDK adds (``SegmentLimits/sdkOverheadBytes`` stands for those). See
+    /// ``SegmentLimits``.
     static func messageSize(_ envelope: Envelope) -> Int {
         messageSize(envelope, properties: envelope.event.properties.dictionary)
     }
@@ -110,6 +125,38 @@ public struct SegmentDestination: Destination {
         }
         var writer = JSONWriter()
         writer.writeObject(message)
-        return writer.bytes.count
+        return writer.bytes.count + sdkExtraBytes(.object(message))
+    }
+
+    /// How many more bytes Segment's SDK writes for `value` than Tally's compact JSON: one for each `/`
+    /// in a string or key (the SDK writes `\/`), and for each number the difference between Tally's text
+    /// and the SDK's, which writes the `Decimal` that `NSNumber.decimalValue` gives on this platform with
+    /// all its digits (`1e100` is 101 characters; on Linux `123456789.123` is `123456789.1230000128`, and
+    /// an integer from 2^23 up gains a fraction: `123456789012345` is `123456789012344.99584`).
+    static func sdkExtraBytes(_ value: PropertyValue) -> Int {
+        switch value {
+        case .string(let string):
+            return slashes(in: string)
+        case .double(let double):
+            var writer = JSONWriter()
+            writer.writeDouble(double)
+            return NSNumber(value: double).decimalValue.description.utf8.count - writer.bytes.count
+        case .bigNumber(let number):
+            guard let decimal = number.exactDecimal else { return 0 }
+            return decimal.description.utf8.count - number.text.utf8.count
+        case .array(let elements):
+            return elements.reduce(0) { $0 + sdkExtraBytes($1) }
+        case .object(let members):
+            return members.reduce(0) { $0 + slashes(in: $1.key) + sdkExtraBytes($1.value) }
+        case .int(let int) where Int64(int).magnitude >= UInt64(1) << 20:
+            // Smaller integers convert exactly on every platform.
+            return NSNumber(value: int).decimalValue.description.utf8.count - String(int).utf8.count
+        case .int, .bool, .null:
+            return 0
+        }
+    }
+
+    private static func slashes(in string: String) -> Int {
+        string.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
     }
 }

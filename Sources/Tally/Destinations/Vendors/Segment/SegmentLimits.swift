@@ -1,3 +1,5 @@
+import Foundation
+
 /// Segment's documented limits, what Segment's SDK cannot encode, and the rule ``SegmentDestination``
 /// applies to each.
 ///
@@ -9,9 +11,10 @@
 ///
 /// | input | outcome | problem |
 /// |---|---|---|
-/// | a message whose JSON, with ``sdkOverheadBytes`` (2,048) added, is larger than ``maximumMessageBytes`` (32,768 bytes) | the event is dropped | dropped, no path (the whole event); counted as ``DropReason/rejected`` |
+/// | a message whose JSON as the SDK writes it (below), with ``sdkOverheadBytes`` (2,048) added, is larger than ``maximumMessageBytes`` (32,768 bytes) | the event is dropped | dropped, no path (the whole event); counted as ``DropReason/rejected`` |
 /// | a non-zero double whose magnitude is below ``smallestDoubleMagnitude`` (`1e-108`) or above ``largestDoubleMagnitude`` (`1e146`), at any depth | the value is removed (a member from its object, an element from its array) | sanitized, path to the value (`/properties/list/2`) |
 /// | a big number a `Decimal` does not hold exactly (more than 38 digits, or a power of ten beyond ±127) | converted to the nearest double when that is within the bounds above, else removed | sanitized, path to the value |
+/// | an integer beyond ±2^53 that the SDK would change on this platform (on Linux its `NSNumber.decimalValue` goes through a double: `9007199254740993` is sent as `9007199254740992`, `Int.max` as `9223372036854775808`) | converted to the value the SDK sends, so that what Tally records and reports is what Segment receives | sanitized, path to the value; send identifiers this large as strings |
 ///
 /// Why remove the out-of-range doubles rather than send them as text: a number that became a string
 /// would reach the warehouse as a string in a numeric column, and values this far out (beyond `1e146`
@@ -23,10 +26,15 @@
 /// ten of at most 127, at least -128); Apple's Foundation holds up to about `1e150` and down to about
 /// `1e-127`. Zero is fine.
 ///
-/// What is measured is the compact UTF-8 JSON of what the destination hands to Segment, in Segment's
-/// field names: `{"type": "track", "event": name, "properties": {…}}` for a track event, `name` for a
-/// screen, `userId` and `traits` for identify, `groupId` and `traits` for group, `userId` and
-/// `previousId` for alias. Segment's SDK then adds its own fields, which ``sdkOverheadBytes`` stands
+/// What is measured is the UTF-8 JSON of what the destination hands to Segment, in Segment's field names
+/// (`{"type": "track", "event": name, "properties": {…}}` for a track event, `name` for a screen, `userId`
+/// and `traits` for identify, `groupId` and `traits` for group, `userId` and `previousId` for alias),
+/// written the way the SDK writes it: compact, every `/` escaped as `\/` (a URL grows by one byte per
+/// slash), and every number as the `Decimal` that `NSNumber.decimalValue` gives on the platform, with all
+/// its digits (`1e100` takes 101 bytes, `1e-100` 121; on Linux `123456789.123` becomes
+/// `123456789.1230000128`, and an integer from 2^23 up gains a fraction, `123456789012345` becoming
+/// `123456789012344.99584`: swift-corelibs-foundation converts through an imprecise path; Tally measures
+/// this but leaves such integers as they are). Segment's SDK then adds its own fields, which ``sdkOverheadBytes`` stands
 /// for: a message id and an anonymous id (UUIDs), timestamps, `integrations`, and a `context` its
 /// plugins fill on iOS with `library`, `app` (name, version, build, bundle id), `device` (manufacturer,
 /// type, model, name, vendor id, and push token when set), `os`, `screen`, `network`, `locale`,
@@ -68,6 +76,14 @@ public struct SegmentLimits: Sendable, Hashable {
         case .double(let double) where !encodes(double):
             return .remove(
                 "its SDK cannot encode \(double) (it would send NaN and lose the batch); the value was removed")
+        case .int(let int) where Int64(int).magnitude > UInt64(1) << 53:
+            // Beyond 2^53 the SDK's `NSNumber.decimalValue` may go through a double (it does on Linux).
+            let sent = NSNumber(value: int).decimalValue
+            guard sent.description != String(int), let arrives = PropertyValue(decimal: sent) else { return .keep }
+            return .replace(
+                arrives,
+                "its SDK sends \(int) as \(sent) (a double holds integers exactly only up to 2^53); it was converted to \(sent), so that what Tally reports is what Segment receives: send identifiers this large as strings"
+            )
         case .bigNumber(let number) where number.exactDecimal == nil:
             let double = number.doubleValue
             guard double.isFinite, encodes(double) else {
