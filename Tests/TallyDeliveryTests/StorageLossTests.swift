@@ -155,6 +155,31 @@ import Testing
         }
     }
 
+    /// A ledger that does not read back whole (a torn write, garbage) is ignored, and started again.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test func aDamagedLedgerReportsNothingAndIsStartedAgain() async throws {
+        let harness = try Harness(durable: true) { $0.flushAt = 1_000_000 }
+        let ledger = URL(fileURLWithPath: harness.folder.file("queue.sqlite").path + ".ledger")
+        do {
+            let first = harness.destination()
+            try await harness.receiveAndCommit(1...20, into: first)
+            first.close()
+        }
+        var bytes = try Data(contentsOf: ledger)
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: ledger)
+        do {
+            let second = harness.destination()  // the ledger is ignored: nothing reported
+            #expect(second.statistics.dropped.isEmpty)
+            #expect(second.statistics.queuedEvents == 20)
+            second.close()  // with a new ledger
+        }
+        try FileManager.default.removeItem(at: harness.folder.file("queue.sqlite"))
+        let third = harness.destination()
+        defer { third.close() }
+        #expect(third.statistics.dropped == [.storageFailed: 20])
+    }
+
     /// Random truncations and byte flips of the database and of its WAL, each at a random moment between
     /// commits, sends and evictions: every committed event is delivered or reported lost.
     ///
