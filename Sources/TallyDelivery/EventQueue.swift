@@ -6,14 +6,16 @@ import Tally
 /// The queue's storage: one SQLite table of encoded messages in arrival order, through GRDB.
 ///
 /// A file opens as a `DatabasePool` in WAL mode (`synchronous = NORMAL`: a commit survives the process being
-/// killed; a power cut may lose the last commits). Without a file, or when no file can be used, the queue is
-/// an in-memory database. Beside a file, a ``QueueLedger`` (`<name>.ledger`) names the ids the file should
-/// hold, so that events the file lost outside the app are counted when it opens next. The writer thread appends and evicts; the sender thread reads batches and deletes
-/// what the server answered for. Every operation holds the queue's lock, so that a damaged file can be
-/// replaced (``recover(stamp:keepingAbove:because:)``) while neither thread is inside it.
+/// killed; a power cut may lose the last commits, reported at the next launch only when the ledger reached
+/// the disk before them). Without a file, or when no file can be used, the queue is an in-memory database.
+/// Beside a file, a ``QueueLedger`` (`<name>.ledger`) names the ids the file should hold, so that events the
+/// file lost outside the app are counted when it opens next. The writer thread appends and evicts; the
+/// sender thread reads batches and deletes what the server answered for. Every operation holds the queue's
+/// lock, so that a damaged file can be replaced (``recover(stamp:keepingAbove:because:)``) while neither
+/// thread is inside it.
 ///
 /// `@unchecked Sendable`: `file`, `prepare` and the lock's contents are the only state; the lock guards the
-/// database and whether it is durable.
+/// database, whether it is durable, and the ledger.
 final class EventQueue: @unchecked Sendable {
     /// One stored message.
     struct Message: Sendable {
