@@ -124,8 +124,7 @@ final class EventQueue: @unchecked Sendable {
         guard let file else { return (inMemory(), nil, 0) }
         // Read before SQLite touches the file (an empty file's WAL is deleted when it opens).
         let recorded = (try? Data(contentsOf: QueueLedger.url(beside: file))).flatMap(QueueLedger.init)
-        let size = (try? FileManager.default.attributesOfItem(atPath: file.path))
-            .map { ($0[.size] as? NSNumber)?.int64Value ?? -1 }
+        let size = Self.size(of: file)
         let (queue, problem) = openOrReplace(file: file, prepare: prepare, stamp: stamp)
         guard let queue else { return (inMemory(), problem, 0) }  // the file, and its ledger, are left as they are
         let lost = queue.startLedger(checking: recorded)
@@ -143,6 +142,15 @@ final class EventQueue: @unchecked Sendable {
         return (
             queue, problem.map { "\($0); \(lostProblem)" } ?? "The queue's database lost events: \(lostProblem)", lost
         )
+    }
+
+    /// The size of `file` in bytes: nil when there is none, -1 when it cannot be read. (Read through a file
+    /// handle, not file attributes, which Apple's privacy manifests count among file timestamp APIs.)
+    private static func size(of file: URL) -> Int64? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return -1 }
+        defer { try? handle.close() }
+        return (try? handle.seekToEnd()).map { Int64(clamping: $0) } ?? -1
     }
 
     /// Opens the queue at `file`, or sets it aside and replaces it; nil when the failure may pass (the file is
