@@ -83,13 +83,22 @@ final class DeliveryEngine: @unchecked Sendable {
             file: configuration.database, prepare: configuration.prepareDatabase, stamp: Self.stamp(configuration.now())
         )
         let storage = opened.queue
-        var openProblem = opened.problem.map { Problem(.storageFailed, $0, outcome: .reported) }
+        // Events the file lacked when it opened (see EventQueue.open) are dropped, and counted, here.
+        let lost = Int(clamping: opened.lost)
+        var openReports: [(count: Int, reason: DropReason?, problem: Problem?)] = []
+        if let problem = opened.problem {
+            openReports.append(
+                lost > 0
+                    ? (lost, .storageFailed, Problem(.storageFailed, problem, outcome: .dropped))
+                    : (0, nil, Problem(.storageFailed, problem, outcome: .reported)))
+        }
         var totals = (count: 0, bytes: 0, lastId: Int64(0))
         do {
             totals = try storage.totals()
         } catch {
-            openProblem = Problem(
+            let unreadable = Problem(
                 .storageFailed, "The queue's database could not be read (\(error))", outcome: .reported)
+            openReports.append((0, nil, unreadable))
         }
         self.storage = storage
         batchLimit = self.configuration.maximumBatchEvents
@@ -97,8 +106,9 @@ final class DeliveryEngine: @unchecked Sendable {
         queuedBytes = totals.bytes
         lastCommittedId = totals.lastId
         statistics = SegmentAPIDestination.Statistics(isDurable: storage.isDurable)
+        if lost > 0 { statistics.dropped[.storageFailed, default: 0] += lost }
         nextIntervalAt = clock.now() + self.configuration.flushInterval
-        if let openProblem { waitingReports.append((0, nil, openProblem)) }
+        waitingReports = openReports
 
         for role in ["writer", "sender"] {
             threads.enter()

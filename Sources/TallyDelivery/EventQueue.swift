@@ -6,13 +6,16 @@ import Tally
 /// The queue's storage: one SQLite table of encoded messages in arrival order, through GRDB.
 ///
 /// A file opens as a `DatabasePool` in WAL mode (`synchronous = NORMAL`: a commit survives the process being
-/// killed; a power cut may lose the last commits). Without a file, or when no file can be used, the queue is
-/// an in-memory database. The writer thread appends and evicts; the sender thread reads batches and deletes
-/// what the server answered for. Every operation holds the queue's lock, so that a damaged file can be
-/// replaced (``recover(stamp:keepingAbove:because:)``) while neither thread is inside it.
+/// killed; a power cut may lose the last commits, reported at the next launch only when the ledger reached
+/// the disk before them). Without a file, or when no file can be used, the queue is an in-memory database.
+/// Beside a file, a ``QueueLedger`` (`<name>.ledger`) names the ids the file should hold, so that events the
+/// file lost outside the app are counted when it opens next. The writer thread appends and evicts; the
+/// sender thread reads batches and deletes what the server answered for. Every operation holds the queue's
+/// lock, so that a damaged file can be replaced (``recover(stamp:keepingAbove:because:)``) while neither
+/// thread is inside it.
 ///
 /// `@unchecked Sendable`: `file`, `prepare` and the lock's contents are the only state; the lock guards the
-/// database and whether it is durable.
+/// database, whether it is durable, and the ledger.
 final class EventQueue: @unchecked Sendable {
     /// One stored message.
     struct Message: Sendable {
@@ -26,6 +29,10 @@ final class EventQueue: @unchecked Sendable {
         var isDurable: Bool
         /// How many times the database was replaced.
         var generation = 0
+        /// The ids the database holds: added after each append commits, removed before each deletion does.
+        var ledger = QueueLedger()
+        /// Where the ledger is kept while the queue is in its file.
+        var ledgerFile: QueueLedgerFile?
     }
 
     private let store: Locked<Store>
@@ -105,18 +112,58 @@ final class EventQueue: @unchecked Sendable {
     /// read; when that fails too, or the failure may pass (a full disk, a lock), the queue is in memory and
     /// the file is left as it is.
     ///
-    /// - Returns: the queue, and what went wrong (for a `storage_failed` problem) when the file was not used
-    ///   as it was.
+    /// The ledger beside the file (see ``QueueLedger``) says which events the file should hold: those it
+    /// lacks (the file emptied, deleted, cut short or rolled back outside the app, or unreadable) are `lost`,
+    /// and the problem says so. A file from before ledgers, or with no ledger beside it, reports nothing.
+    ///
+    /// - Returns: the queue, what went wrong (for a `storage_failed` problem) when the file was not used as it
+    ///   was or lacked events, and how many events it lacked.
     static func open(
         file: URL?, prepare: (@Sendable (Database) throws -> Void)?, stamp: String
-    ) -> (queue: EventQueue, problem: String?) {
-        guard let file else { return (inMemory(), nil) }
+    ) -> (queue: EventQueue, problem: String?, lost: Int64) {
+        guard let file else { return (inMemory(), nil, 0) }
+        // Read before SQLite touches the file (an empty file's WAL is deleted when it opens).
+        let recorded = (try? Data(contentsOf: QueueLedger.url(beside: file))).flatMap(QueueLedger.init)
+        let size = Self.size(of: file)
+        let (queue, problem) = openOrReplace(file: file, prepare: prepare, stamp: stamp)
+        guard let queue else { return (inMemory(), problem, 0) }  // the file, and its ledger, are left as they are
+        let lost = queue.startLedger(checking: recorded)
+        guard lost > 0 else { return (queue, problem, 0) }
+        let why =
+            switch (problem, size) {
+            case (.some, _): "they could not be read"
+            case (nil, nil): "the file was missing"
+            case (nil, .some(0)): "the file was found empty"
+            default:
+                "the file or its write-ahead log was cut short, rolled back or damaged outside the app, or a power cut lost its last commits"
+            }
+        let lostProblem =
+            "\(lost) events committed to the queue, and neither sent nor dropped, are missing from its database (\(why)); they were lost"
+        return (
+            queue, problem.map { "\($0); \(lostProblem)" } ?? "The queue's database lost events: \(lostProblem)", lost
+        )
+    }
+
+    /// The size of `file` in bytes: nil when there is none, -1 when it cannot be read. (Read through a file
+    /// handle, not file attributes, which Apple's privacy manifests count among file timestamp APIs.)
+    private static func size(of file: URL) -> Int64? {
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return -1 }
+        defer { try? handle.close() }
+        return (try? handle.seekToEnd()).map { Int64(clamping: $0) } ?? -1
+    }
+
+    /// Opens the queue at `file`, or sets it aside and replaces it; nil when the failure may pass (the file is
+    /// then left as it is).
+    private static func openOrReplace(
+        file: URL, prepare: (@Sendable (Database) throws -> Void)?, stamp: String
+    ) -> (queue: EventQueue?, problem: String?) {
         do {
             return (EventQueue(database: try database(file: file, prepare: prepare), file: file, prepare: prepare), nil)
         } catch {
             guard !isPassing(error) else {
                 return (
-                    inMemory(),
+                    nil,
                     "The queue's database could not be opened (\(error)); it is left as it is, and events are queued in memory and will not survive the app"
                 )
             }
@@ -136,6 +183,29 @@ final class EventQueue: @unchecked Sendable {
         }
     }
 
+    /// Counts the ids `recorded` names that the database lacks, then starts the ledger from what the database
+    /// holds. Returns how many were lacking.
+    private func startLedger(checking recorded: QueueLedger?) -> Int64 {
+        store.withLock { store in
+            let missing = (try? store.database.read { db in try recorded?.missing(in: db) }) ?? nil
+            restartLedger(&store)
+            return missing ?? 0
+        }
+    }
+
+    /// Takes the ledger again from what the database holds, and writes it beside the file; a queue that fell
+    /// back to memory leaves an empty ledger there, so that what it lost is not reported again.
+    private func restartLedger(_ store: inout Store) {
+        store.ledger = (try? store.database.read { try QueueLedger.of($0) }) ?? QueueLedger()
+        guard let file else { return }
+        if store.ledgerFile == nil { store.ledgerFile = QueueLedgerFile(beside: file) }
+        store.ledgerFile?.write(store.isDurable ? store.ledger : QueueLedger())
+        if !store.isDurable {
+            store.ledgerFile?.close()
+            store.ledgerFile = nil
+        }
+    }
+
     /// Replaces the queue's file after a read found it damaged: keeps what can still be read (above `floor`:
     /// ids up to it were answered for), sets the file aside and opens a new one, or falls back to memory.
     ///
@@ -149,6 +219,7 @@ final class EventQueue: @unchecked Sendable {
             store.database = try! Self.database(file: nil, prepare: nil)  // swiftlint:disable:this force_try
             store.isDurable = false
             let problem = replace(&store, salvaged: salvaged, because: error, stamp: stamp)
+            restartLedger(&store)
             store.generation += 1
             return (
                 problem, salvaged.count, salvaged.reduce(0) { $0 + $1.payload.count }, salvaged.last?.id ?? 0,
@@ -273,29 +344,33 @@ final class EventQueue: @unchecked Sendable {
     /// database they went to.
     func append(_ payloads: [[UInt8]]) throws -> (lastId: Int64, generation: Int) {
         try store.withLock { store in
-            try (
-                store.database.write { db in
-                    let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
-                    for payload in payloads {
-                        try payload.withUnsafeBytes { buffer in
-                            let data = Data(
-                                bytesNoCopy: UnsafeMutableRawPointer(
-                                    mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
-                                count: buffer.count, deallocator: .none)
-                            try statement.execute(arguments: [data])
-                        }
+            let lastId = try store.database.write { db in
+                let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
+                for payload in payloads {
+                    try payload.withUnsafeBytes { buffer in
+                        let data = Data(
+                            bytesNoCopy: UnsafeMutableRawPointer(
+                                mutating: buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!),
+                            count: buffer.count, deallocator: .none)
+                        try statement.execute(arguments: [data])
                     }
-                    return db.lastInsertedRowID
-                }, store.generation
-            )
+                }
+                return db.lastInsertedRowID
+            }
+            // Committed: the ledger names them now (the ids of one transaction's inserts follow each other).
+            if !payloads.isEmpty {
+                store.ledger.add(lastId - Int64(payloads.count) + 1, through: lastId)
+                store.ledgerFile?.write(store.ledger)
+            }
+            return (lastId, store.generation)
         }
     }
 
     /// Deletes the oldest messages with an id above `floor` until at least `count` messages and `bytes` bytes
     /// are gone (or none is left above `floor`); returns how many and how many bytes were deleted.
     func evictOldest(count: Int, bytes: Int, above floor: Int64) throws -> (count: Int, bytes: Int) {
-        try store.withLock {
-            try $0.database.write { db in
+        try store.withLock { store in
+            try removing(&store) { db, ledger in
                 var deleted = 0
                 var deletedBytes = 0
                 var last: Int64?
@@ -308,6 +383,7 @@ final class EventQueue: @unchecked Sendable {
                 }
                 if let last {
                     try db.execute(sql: "DELETE FROM message WHERE id > ? AND id <= ?", arguments: [floor, last])
+                    ledger.remove(floor + 1, through: last)
                 }
                 return (deleted, deletedBytes)
             }
@@ -337,15 +413,41 @@ final class EventQueue: @unchecked Sendable {
 
     /// Closes the database, so that the file is free for the next queue opened on it; every later call fails.
     func close() {
-        store.withLock { try? $0.database.close() }
+        store.withLock {
+            try? $0.database.close()
+            $0.ledgerFile?.close()
+            $0.ledgerFile = nil
+        }
     }
 
     /// Deletes the messages with ids from `first` to `last`, both included.
     func delete(from first: Int64, through last: Int64) throws {
-        try store.withLock {
-            try $0.database.write { db in
+        try store.withLock { store in
+            try removing(&store) { db, ledger in
                 try db.execute(sql: "DELETE FROM message WHERE id BETWEEN ? AND ?", arguments: [first, last])
+                ledger.remove(first, through: last)
             }
+        }
+    }
+
+    /// Runs `deletion` in a transaction, with the ledger to remove the ids it deletes from; the ledger is
+    /// written before the transaction commits (a process killed between the two leaves a ledger naming fewer
+    /// ids than the file holds, never more), and written back as it was when the transaction fails.
+    private func removing<T>(_ store: inout Store, _ deletion: (Database, inout QueueLedger) throws -> T) throws -> T {
+        let before = store.ledger
+        var after = before
+        do {
+            let ledgerFile = store.ledgerFile
+            let result = try store.database.write { db in
+                let result = try deletion(db, &after)
+                if after != before { ledgerFile?.write(after) }
+                return result
+            }
+            store.ledger = after
+            return result
+        } catch {
+            if after != before { store.ledgerFile?.write(before) }
+            throw error
         }
     }
 }

@@ -21,6 +21,10 @@ extension SegmentAPIDestination {
         public var writeKey: String
         /// The SQLite file of the queue, created when missing; nil keeps the queue in memory (events then do
         /// not survive the process). Default: nil.
+        ///
+        /// Beside it, `<name>.ledger` names the events the file should hold, so that events it loses outside
+        /// the app are reported at the next launch; delete it with the file (and its `-wal` and `-shm`) to
+        /// empty the queue on purpose.
         public var database: URL?
 
         /// The most events the queue holds; past it the oldest are dropped (`DropReason.queueFull`).

@@ -43,7 +43,9 @@ public final class SegmentAPIDestination: Destination {
     /// A database that is damaged or cannot be opened does not stop the app: it is set aside as
     /// `<name>.damaged-<timestamp>` and replaced by a new queue holding the events that could still be read
     /// (in memory when no new file can be created), and a `Problem.Code.storageFailed` problem is reported
-    /// with the first event.
+    /// with the first event. Events the database lost since the last launch (the file emptied or cut short
+    /// outside the app, its `-wal` damaged) are counted as dropped (`DropReason.storageFailed`) with that
+    /// problem: the ledger beside the file, `<name>.ledger`, says which events it should hold.
     ///
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.

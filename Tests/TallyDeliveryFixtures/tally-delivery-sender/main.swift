@@ -3,7 +3,7 @@
 //     tally-delivery-sender <database> <endpoint> <run> <events>   # track events 1...<events> of run <run>
 //     tally-delivery-sender <database> <endpoint> drain            # send what the queue holds, then exit
 //
-// It prints `committed N` each time the destination committed a group (the first N events of the run are
+// It prints `lost N` first (events the queue reported lost when it opened), `committed N` each time the destination committed a group (the first N events of the run are
 // then in the database), `done` after flushing, and `drained N` (events left queued) when draining. The
 // test kills it with SIGKILL at a random line and restarts it on the same database.
 #if Delivery
@@ -31,6 +31,8 @@ configuration.retry.maximumDelay = 0.2
 if draining { configuration.retry.baseDelay = 0 }
 configuration.onCommit = { committed in say("committed \(committed)") }
 let destination = SegmentAPIDestination(configuration: configuration)
+// Events the queue's ledger says the file lost since the last run: a kill must never cause any.
+say("lost \(destination.statistics.dropped[.storageFailed] ?? 0)")
 
 if draining {
     // Flush until the queue is empty. The drain retries without a back-off (set above), so each flush
