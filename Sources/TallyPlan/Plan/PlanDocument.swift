@@ -122,13 +122,35 @@ struct PlanDocument {
         return node
     }
 
+    /// `mark`'s location, or the end of the text when libyaml put it past the last line: at the end of a
+    /// text without a final newline it adds one, so an error there was reported on a line the file does not
+    /// have (found by Fuzz/FuzzPlan, issue 34).
+    private static func endClamped(_ mark: Mark, in text: String) -> SourceLocation {
+        // Lines as libyaml counts them: a break is CR LF, CR, LF, NEL, LS or PS.
+        var lines = 1
+        var lastLineLength = 0
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n" where previous == "\r": break
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                lines += 1
+                lastLineLength = 0
+            default: lastLineLength += 1
+            }
+            previous = scalar
+        }
+        guard mark.line > lines else { return SourceLocation(file: "", line: mark.line, column: mark.column) }
+        return SourceLocation(file: "", line: lines, column: lastLineLength + 1)
+    }
+
     private static func diagnostic(for error: YamlError, text: String) -> PlanDiagnostic {
         func located(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> PlanDiagnostic {
             var message = problem.prefix(1).uppercased() + problem.dropFirst()
             if let context {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
             }
-            return PlanDiagnostic(.error, message, at: SourceLocation(file: "", line: mark.line, column: mark.column))
+            return PlanDiagnostic(.error, message, at: endClamped(mark, in: text))
         }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
