@@ -15,6 +15,9 @@
 //      JSONSerialization may refuse it;
 //    - the input is UTF-8 (PropertyValue.init(jsonBytes:)): JSONSerialization also reads UTF-16 and UTF-32,
 //      and skips a byte order mark, so inputs with a NUL byte or a BOM are not compared.
+//    And where JSONSerialization reads more than RFC 8259's grammar, Tally's refusal is right:
+//    - a trailing comma in an array or object (`[1,]`, `{"a":1,}`), which the grammar (RFC 8259 sections
+//      4 and 5) does not allow, and swift-corelibs-foundation's JSONSerialization reads.
 import Foundation
 import FuzzDriver
 @testable import Tally
@@ -69,6 +72,12 @@ private func isOtherEncoding(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
 /// Whether Tally's refusal of input JSONSerialization reads is one of its documented rules.
 private func documentedRefusal(_ error: JSONError, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     if isOtherEncoding(bytes) { return true }
+    // A trailing comma: Tally stops at the closing bracket, after a comma and whitespace.
+    if error.offset < bytes.count, bytes[error.offset] == UInt8(ascii: "]") || bytes[error.offset] == UInt8(ascii: "}"),
+        bytes[..<error.offset].last(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: ",")
+    {
+        return true
+    }
     let message = error.message
     return message.hasPrefix("Nesting deeper than") || message.hasPrefix("Unpaired surrogate")
         || message.contains("differ only in Unicode normalization") || message.hasPrefix("Invalid UTF-8")
