@@ -1,10 +1,10 @@
 // swift-tools-version: 6.1
 
 // The fuzz targets of Tally's parsers (issue 34): libFuzzer executables, one per parser that reads outside
-// bytes. Not one of Tally's products and never linked by them: a package of its own, built with the
-// fuzzer's flags given on the command line (README.md, .ci/check-fuzz):
+// bytes. Not one of Tally's products and never linked by them: a package of its own, built target by
+// target with the fuzzer's flags given on the command line (README.md, .ci/check-fuzz):
 //
-//     swift build --package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address
+//     swift build --package-path Fuzz -c debug --product FuzzJSON -Xswiftc -sanitize=fuzzer,address
 //
 // Debug, because SwiftPM then compiles every module with -enable-testing: the targets reach the parsers'
 // internal entry points with @testable import.

@@ -1,7 +1,7 @@
 // Fuzzes what TallyDelivery's sender reads back from its queue: the `message` table's payloads
 // (EventQueue.append, oldest, totals, evictOldest, delete; DeliveryEngine+Sender reads `oldest`).
 //
-// The input is split at each 0xFF byte into payloads (arbitrary bytes, an empty one included); its first
+// The input is split at each 0xFF byte into at most 16 payloads (arbitrary bytes, an empty one included); its first
 // byte sets the batch limits.
 //
 // Properties:
@@ -13,24 +13,27 @@ import Foundation
 import FuzzDriver
 @testable import TallyDelivery
 
+let queue = EventQueue.inMemory()
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
     let limits = data[0]
     let payloads = UnsafeBufferPointer(start: data + 1, count: size - 1)
-        .split(separator: 0xFF, omittingEmptySubsequences: false).prefix(64).map(Array.init)
+        .split(separator: 0xFF, omittingEmptySubsequences: false).prefix(16).map(Array.init)
     let limit = Int(limits & 0x0F) + 1
     let maximumBytes = Int(limits >> 4) * 16
 
-    let queue = EventQueue.inMemory()
     do {
+        // Opening a queue costs far more than a run: one queue serves every input, emptied first.
+        try queue.delete(from: .min, through: .max)
         let (lastId, _) = try queue.append(payloads)
-        precondition(lastId == Int64(payloads.count), "last id \(lastId) for \(payloads.count) payloads")
         let totals = try queue.totals()
+        precondition(payloads.isEmpty || totals.lastId == lastId, "last id \(lastId), totals say \(totals.lastId)")
         precondition(totals.count == payloads.count && totals.bytes == payloads.reduce(0) { $0 + $1.count })
 
         // The sender's read, batch after batch, deleting what it read.
-        var floor: Int64 = 0
+        var floor = lastId - Int64(payloads.count)  // below the first id
         var read: [[UInt8]] = []
         while true {
             let messages = try queue.oldest(limit: limit, maximumBytes: maximumBytes, above: floor)
