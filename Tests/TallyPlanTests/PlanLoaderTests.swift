@@ -356,6 +356,14 @@ struct PlanLoaderEndOfTextTests {
         #expect(error.column == 38)  // just past "}", the end of the text
     }
 
+    /// Found by the long run: the same end of the text, reached through the located node (an empty document).
+    @Test func aDocumentMarkerAloneWithoutANewlineIsReportedOnItsLine() throws {
+        let error = try #require(PlanLoader.load(text: "---", file: "plan.yaml").errors.first)
+        #expect(error.message.hasPrefix("The plan must be a mapping of keys to values"))
+        #expect(error.line == 1)
+        #expect(error.column == 4)
+    }
+
     @Test func withAFinalNewlineTheSameErrorIsOnTheEmptyLineAfterIt() throws {
         let text = "version: 1\nevents:\n  - name: a\n    properties: { b: { type: string }\n"
         let error = try #require(PlanLoader.load(text: text, file: "plan.yaml").errors.first)
