@@ -343,3 +343,31 @@ struct PlanLoaderTests {
         #expect(result.diagnostics.map { [$0.line, $0.column] } == [[1, column]])
     }
 }
+
+/// Found by fuzzing (Fuzz/FuzzPlan, issue 34): libyaml ends a text that has no final newline with one of its
+/// own, so a syntax error at the end of such a plan was reported on a line after the last.
+@Suite("Loading plans: locations at the end of the text", .readsPlans)
+struct PlanLoaderEndOfTextTests {
+    @Test func anUnclosedFlowMappingAtTheEndOfATextWithoutAFinalNewlineIsReportedOnItsLastLine() throws {
+        let text = "version: 1\nevents:\n  - name: a\n    properties: { b: { type: string }"
+        let error = try #require(PlanLoader.load(text: text, file: "plan.yaml").errors.first)
+        #expect(error.message.hasPrefix("Did not find expected ',' or '}'"))
+        #expect(error.line == 4)
+        #expect(error.column == 38)  // just past "}", the end of the text
+    }
+
+    /// Found by the long run: the same end of the text, reached through the located node (an empty document).
+    @Test func aDocumentMarkerAloneWithoutANewlineIsReportedOnItsLine() throws {
+        let error = try #require(PlanLoader.load(text: "---", file: "plan.yaml").errors.first)
+        #expect(error.message.hasPrefix("The plan must be a mapping of keys to values"))
+        #expect(error.line == 1)
+        #expect(error.column == 4)
+    }
+
+    @Test func withAFinalNewlineTheSameErrorIsOnTheEmptyLineAfterIt() throws {
+        let text = "version: 1\nevents:\n  - name: a\n    properties: { b: { type: string }\n"
+        let error = try #require(PlanLoader.load(text: text, file: "plan.yaml").errors.first)
+        #expect(error.line == 5)
+        #expect(error.column == 1)
+    }
+}

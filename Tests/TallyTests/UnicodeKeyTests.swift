@@ -28,3 +28,19 @@ struct UnicodeKeyTests {
         #expect(decomposed.jsonString == "{\"cafe\u{301}\":1}")
     }
 }
+
+/// Found by fuzzing (Fuzz/FuzzJSON, issue 34): keys were sorted with `String`'s `<`, under which neither of
+/// "caf\u{E9}8" and "cafe\u{301}" is below the other, so the same object could be written in two orders and
+/// text written, read and written again changed.
+struct UnicodeKeyOrderTests {
+    @Test func keysOfBothNormalizationFormsAreWrittenInOneOrderWhateverTheirSpellingInTheInput() throws {
+        // The first key by an escape (precomposed U+00E9), the second decomposed (e and U+0301).
+        let value = try PropertyValue(json: #"{"caf\u00e98": 1, "cafe\u0301": 2}"#)
+        let written = value.jsonString
+        // Compared byte for byte: `String`'s == equates the two spellings of é.
+        #expect(Array(written.utf8) == Array("{\"cafe\u{301}\":2,\"caf\u{E9}8\":1}".utf8))
+        #expect(Array(try PropertyValue(json: written).jsonString.utf8) == Array(written.utf8))
+        let reversed = try PropertyValue(json: "{\"cafe\u{301}\": 2, \"caf\u{E9}8\": 1}")
+        #expect(Array(reversed.jsonString.utf8) == Array(written.utf8))
+    }
+}

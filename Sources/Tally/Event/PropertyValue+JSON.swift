@@ -115,13 +115,20 @@ package struct JSONWriter {
 
     /// Writes an object at `level`; level 0 is a frame, such as a record's `properties`.
     package mutating func writeObject(_ members: [String: PropertyValue], level: Int = 0) {
-        writeMembers(members.keys.sorted(), level: level) { members[$0]! }  // the keys came from this dictionary
+        writeMembers(members.keys.sorted(by: Self.keyOrder), level: level) { members[$0]! }  // keys of this dictionary
     }
 
     /// Writes an event's properties as one object, a frame (level 0), keys sorted.
     package mutating func writeObject(_ properties: Event.Properties) {
         guard !properties.shared.isEmpty else { return writeObject(properties.own) }
-        writeMembers(properties.keys.sorted(), level: 0) { properties[$0]! }  // the keys came from these properties
+        writeMembers(properties.keys.sorted(by: Self.keyOrder), level: 0) { properties[$0]! }  // keys of these
+    }
+
+    /// The order of keys: by their UTF-8 bytes (code point order), a total order. `String`'s `<` is not one
+    /// across normalization forms: neither of "caf\u{E9}8" and "cafe\u{301}" is below the other (Swift 6.3),
+    /// so one dictionary's keys could be written in either order (found by Fuzz/FuzzJSON, issue 34).
+    static func keyOrder(_ left: String, _ right: String) -> Bool {
+        left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     /// Writes `{"key":value,…}` for `keys` in their order, reading each value with `value`.

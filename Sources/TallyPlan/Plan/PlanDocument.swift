@@ -20,6 +20,8 @@ struct PlanDocument {
     let file: String
     let root: Node
     private let shifts: [Int: [(column: Int, shift: Int)]]
+    /// The last line of the text and the column just past its end.
+    private let end: (line: Int, column: Int)
 
     /// Composes `text`; throws a ``PlanError`` of kind ``PlanError/Kind/syntax`` with the location libyaml
     /// reported.
@@ -27,6 +29,7 @@ struct PlanDocument {
         self.file = file
         var text = text
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
+        self.end = Self.end(of: text)
         let first: ComposeError
         do {
             self.root = try Self.compose(text, file: file)
@@ -72,6 +75,8 @@ struct PlanDocument {
     /// The location of `node` in the original text.
     func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(file: file) }
+        // Past the last line, as libyaml puts the end of a text without a final newline: the end of the text.
+        guard mark.line <= end.line else { return SourceLocation(file: file, line: end.line, column: end.column) }
         var column = mark.column
         for (threshold, shift) in shifts[mark.line] ?? [] where mark.column > threshold { column += shift }
         return SourceLocation(file: file, line: mark.line, column: column)
@@ -122,13 +127,41 @@ struct PlanDocument {
         return node
     }
 
+    /// `mark`'s location, or the end of the text when libyaml put it past the last line: at the end of a
+    /// text without a final newline it adds one, so an error there was reported on a line the file does not
+    /// have (found by Fuzz/FuzzPlan, issue 34).
+    private static func endClamped(_ mark: Mark, in text: String) -> SourceLocation {
+        let end = end(of: text)
+        guard mark.line > end.line else { return SourceLocation(file: "", line: mark.line, column: mark.column) }
+        return SourceLocation(file: "", line: end.line, column: end.column)
+    }
+
+    /// The last line of `text` and the column just past its end, lines as libyaml counts them: a break is
+    /// CR LF, CR, LF, NEL, LS or PS.
+    private static func end(of text: String) -> (line: Int, column: Int) {
+        var lines = 1
+        var lastLineLength = 0
+        var previous: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n" where previous == "\r": break
+            case "\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                lines += 1
+                lastLineLength = 0
+            default: lastLineLength += 1
+            }
+            previous = scalar
+        }
+        return (lines, lastLineLength + 1)
+    }
+
     private static func diagnostic(for error: YamlError, text: String) -> PlanDiagnostic {
         func located(_ problem: String, _ context: YamlError.Context?, _ mark: Mark) -> PlanDiagnostic {
             var message = problem.prefix(1).uppercased() + problem.dropFirst()
             if let context {
                 message += " (\(context.text) at line \(context.mark.line), column \(context.mark.column))"
             }
-            return PlanDiagnostic(.error, message, at: SourceLocation(file: "", line: mark.line, column: mark.column))
+            return PlanDiagnostic(.error, message, at: endClamped(mark, in: text))
         }
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
