@@ -58,7 +58,8 @@ public struct RecordingDestination: Destination {
         try sink.write(record, line: line)
         if cut > 0 {
             let paths =
-                envelope.event.properties.dictionary.paths(deeperThan: PropertyValue.maximumDepth, path: envelope.event.propertiesPath)
+                envelope.event.properties.dictionary.paths(
+                    deeperThan: PropertyValue.maximumDepth, path: envelope.event.propertiesPath)
                 + envelope.context.paths(deeperThan: PropertyValue.maximumDepth, path: "/context")
             context.report(
                 Problem(

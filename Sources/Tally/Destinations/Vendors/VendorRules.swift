@@ -12,7 +12,6 @@ enum VendorRules {
         return string.prefix(wholeCharactersWithin: limit) { $0.utf16.count }
     }
 
-
     /// The JSON pointer to member `key` below `path`.
     static func path(_ path: String, _ key: String) -> String { path + "/" + JSONPointer.escape(key) }
 
