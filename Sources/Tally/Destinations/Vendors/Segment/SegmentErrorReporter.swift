@@ -57,11 +57,10 @@ public final class SegmentErrorReporter: Sendable {
 
     /// Reports an error of Segment's SDK: call it from the SDK's `errorHandler`. Safe from any thread.
     public func report(_ error: any Error) {
-        let make = Self.problem(for: error)
-        let rejected = Self.rejectedStatus(in: error) != nil
+        let status = Self.rejectedStatus(in: error)
         let delivery: (context: DestinationContext, problem: Problem)? = state.withLock { state in
-            let problem = make(state.recent, state.handedOver)
-            if rejected {
+            let problem = Self.problem(for: error, status: status, since: state.recent, count: state.handedOver)
+            if status != nil {
                 state.recent.removeAll()
                 state.handedOver = 0
             }
@@ -100,23 +99,20 @@ public final class SegmentErrorReporter: Sendable {
         waiting.forEach(context.report)
     }
 
-    /// The problem for `error`, given the events handed over since the last refused batch.
-    static func problem(for error: any Error) -> ([String], Int64) -> Problem {
-        guard let status = rejectedStatus(in: error) else {
-            let message = "Segment's SDK reported an error: \(error)"
-            return { _, _ in Problem(.destinationFailed, message, outcome: .reported) }
+    /// The problem for `error`, whose refused batch's `status` is nil when it is no refused batch, given the
+    /// `count` events handed over since the last refused batch and the names of the last of them.
+    private static func problem(for error: any Error, status: Int?, since names: [String], count: Int64) -> Problem {
+        guard let status else {
+            return Problem(.destinationFailed, "Segment's SDK reported an error: \(error)", outcome: .reported)
         }
         let answer = status == 0 ? "after retrying it too long" : "with HTTP \(status)"
-        return { names, count in
-            let events =
-                count == 0
-                ? "no event was handed to the SDK since the previous one"
-                : "it held some of the \(count) event\(count == 1 ? "" : "s") handed to the SDK since the previous one\(count > Int64(names.count) ? ", the last \(names.count)" : ""): \(names.joined(separator: ", "))"
-            return Problem(
-                .destinationFailed,
-                "Segment's API refused a batch \(answer), and Segment's SDK deleted it; \(events)",
-                outcome: .dropped)
-        }
+        let events =
+            count == 0
+            ? "no event was handed to the SDK since the previous one"
+            : "it held some of the \(count) event\(count == 1 ? "" : "s") handed to the SDK since the previous one\(count > Int64(names.count) ? ", the last \(names.count)" : ""): \(names.joined(separator: ", "))"
+        return Problem(
+            .destinationFailed, "Segment's API refused a batch \(answer), and Segment's SDK deleted it; \(events)",
+            outcome: .dropped)
     }
 
     /// The HTTP status of a refused batch (`networkServerRejected(url, code)`, possibly wrapped in another
