@@ -220,6 +220,14 @@ struct VendorIngestTests {
                     && $0["error"]?.stringValue?.contains("time must be a number of milliseconds") == true
             }),
         Case(
+            label: "Amplitude: a time after year 9999 (found by FuzzIngest)", route: "/2/httpapi",
+            body: Array(#"{"api_key":"k","events":[{"event_type":"A","user_id":"u","time":1e300}]}"#.utf8),
+            answer: {
+                $0["code"] == 400 && $0["missing_field"] == "out_of_range"
+                    && $0["error"]?.stringValue?.hasSuffix(
+                        "time must be a time from year 0000 to 9999 in milliseconds since 1970, not 1e+300") == true
+            }),
+        Case(
             label: "Amplitude: over 1 MB", route: "/2/httpapi",
             body: Array(#"{"api_key":"k","events":[{"event_type":"A","user_id":"u","event_properties":{"x":""#.utf8)
                 + [UInt8](repeating: UInt8(ascii: "x"), count: 1024 * 1024) + Array(#""}}]}"#.utf8),
@@ -243,6 +251,22 @@ struct VendorIngestTests {
             headers: form,
             answer: {
                 $0["status"] == 0 && $0["error"]?.stringValue?.contains("properties.time must be a number") == true
+            }),
+        Case(
+            label: "Mixpanel: a time before year 0000", route: "/track?verbose=1",
+            body: Array(mixpanelData(#"{"event":"A","properties":{"distinct_id":"u","time":-1e20}}"#).utf8),
+            headers: form,
+            answer: {
+                $0["status"] == 0
+                    && $0["error"]?.stringValue?.contains(
+                        "properties.time must be a time from year 0000 to 9999 in milliseconds since 1970") == true
+            }),
+        Case(
+            label: "Mixpanel: a profile's $time after year 9999", route: "/engage?verbose=1",
+            body: Array(mixpanelData(#"{"$distinct_id":"u","$time":9e99,"$set":{"plan":"pro"}}"#).utf8),
+            headers: form,
+            answer: {
+                $0["status"] == 0 && $0["error"]?.stringValue?.contains("$time must be a time from year 0000") == true
             }),
         Case(
             label: "Mixpanel: a track without event", route: "/track",

@@ -94,6 +94,19 @@ struct PropertyValueTests {
         #expect(PropertyValue.date(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
     }
 
+    /// Any `Date` a caller can make is written in the fixed form, never a trap: a year past 9999 (found by
+    /// FuzzIngest through a vendor's epoch time) is written as the last millisecond of 9999.
+    @Test func datesOutsideTheFixedFormAreClampedNotTrapped() {
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59.999Z")
+        #expect(PropertyValue.date(.distantFuture) == "4001-01-01T00:00:00.000Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: 253_402_300_800)) == "9999-12-31T23:59:59.999Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: -1e300)) == "0000-01-01T00:00:00.000Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: -62_167_219_201)) == "0000-01-01T00:00:00.000Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: .infinity)) == "9999-12-31T23:59:59.999Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: .nan)) == "0000-01-01T00:00:00.000Z")
+        #expect(PropertyValue.date(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00.000Z")
+    }
+
     @Test func codableThroughFoundationKeepsStructure() throws {
         let value: PropertyValue = ["name": "Pizza", "price": 9.5, "tags": ["a"], "none": nil, "count": 2]
         let data = try JSONEncoder().encode(value)

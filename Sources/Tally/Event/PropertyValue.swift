@@ -121,7 +121,9 @@ extension PropertyValue {
     /// A string property holding `date` as ISO 8601 in UTC with milliseconds, for example
     /// `2026-11-22T03:17:53.120Z`.
     ///
-    /// This is the one rule Tally applies to dates, in properties, traits and recordings.
+    /// This is the one rule Tally applies to dates, in properties, traits and recordings. The form has four
+    /// year digits: a date before year 0000 or after 9999 is written as the nearest end of that range
+    /// (`9999-12-31T23:59:59.999Z`), and a NaN time interval as `0000-01-01T00:00:00.000Z`.
     public static func date(_ date: Date) -> PropertyValue {
         .string(ISO8601.string(from: date))
     }

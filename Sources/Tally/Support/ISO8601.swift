@@ -5,9 +5,18 @@ import Foundation
 /// Hand-written because it runs for every recorded event: it allocates one string and needs no
 /// formatter, locale or calendar.
 package enum ISO8601 {
+    /// The seconds since 1970 the fixed form can write: from `0000-01-01T00:00:00.000Z` to
+    /// `9999-12-31T23:59:59.999Z`.
+    package static let writable: ClosedRange<TimeInterval> = -62_167_219_200...253_402_300_799.999
+
     /// Formats `date`, rounding down to the millisecond.
+    ///
+    /// Total: a date outside ``writable`` (a year before 0000 or after 9999) is written as the nearest end of
+    /// that range, and a NaN interval as its start, so the text always has the one fixed form.
     package static func string(from date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isNaN ? writable.lowerBound : min(max(seconds, writable.lowerBound), writable.upperBound)
+        let totalMilliseconds = Int64((clamped * 1000).rounded(.down))
         let (days, millisecondOfDay) = totalMilliseconds.floorDivided(by: 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let hour = millisecondOfDay / 3_600_000

@@ -183,7 +183,7 @@ enum MixpanelMessage {
         message.userId = try VendorJSON.requiredString(fields["$distinct_id"], "$distinct_id", index: index)
         message.anonymousId = try VendorJSON.string(fields["$device_id"], "$device_id", index: index)
         message.writeKey = try VendorJSON.string(fields["$token"], "$token", index: index)
-        message.timestamp = VendorJSON.timestamp(epoch: fields["$time"], milliseconds: nil)
+        message.timestamp = try VendorJSON.timestamp(epoch: fields["$time"], "$time", index: index, milliseconds: nil)
         try update(fields, into: &message, index: index)
         return message
     }
@@ -195,7 +195,7 @@ enum MixpanelMessage {
         _ = try VendorJSON.requiredString(fields["$group_key"], "$group_key", index: index)
         message.groupId = try VendorJSON.requiredString(fields["$group_id"], "$group_id", index: index)
         message.writeKey = try VendorJSON.string(fields["$token"], "$token", index: index)
-        message.timestamp = VendorJSON.timestamp(epoch: fields["$time"], milliseconds: nil)
+        message.timestamp = try VendorJSON.timestamp(epoch: fields["$time"], "$time", index: index, milliseconds: nil)
         try update(fields, into: &message, index: index)
         return message
     }

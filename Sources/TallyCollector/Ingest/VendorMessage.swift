@@ -106,23 +106,34 @@ enum VendorJSON {
     }
 
     /// The message's time field as ISO 8601 text: nil when absent or null, a 400 naming `field` when it is not
-    /// a number. `milliseconds` as in ``timestamp(epoch:milliseconds:)``.
+    /// a number or is outside years 0000 to 9999. `milliseconds` as in ``timestamp(epoch:_:index:milliseconds:)``.
     static func epochTime(
         _ value: PropertyValue?, _ field: String, index: Int?, expected: String, milliseconds: Bool?
     ) throws(APIError) -> String? {
         guard let value, !value.isNull else { return nil }
         guard value.doubleValue != nil else { throw .wrongType(field, index: index, expected: expected, actual: value) }
-        return timestamp(epoch: value, milliseconds: milliseconds)
+        return try timestamp(epoch: value, field, index: index, milliseconds: milliseconds)
     }
 
     /// A time in seconds or milliseconds since 1970 (a number above 10^11 is taken as milliseconds, as
-    /// Mixpanel does), as ISO 8601 text.
-    static func timestamp(epoch value: PropertyValue?, milliseconds: Bool?) -> String? {
+    /// Mixpanel does), as ISO 8601 text; text that is not a number is kept as it is. A number outside years
+    /// 0000 to 9999 is refused with a 400 naming `field`: no real clock sends one, and ISO 8601's fixed form
+    /// cannot hold it.
+    static func timestamp(
+        epoch value: PropertyValue?, _ field: String, index: Int?, milliseconds: Bool?
+    ) throws(APIError) -> String? {
         guard let number = value?.doubleValue ?? value?.stringValue.flatMap(Double.init), number.isFinite else {
             return value?.stringValue
         }
         let inMilliseconds = milliseconds ?? (abs(number) > 100_000_000_000)
-        return ISO8601.string(from: Date(timeIntervalSince1970: inMilliseconds ? number / 1000 : number))
+        let seconds = inMilliseconds ? number / 1000 : number
+        guard ISO8601.writable.contains(seconds) else {
+            throw .outOfRange(
+                field, index: index,
+                expected: "a time from year 0000 to 9999 in \(inMilliseconds ? "milliseconds" : "seconds") since 1970",
+                actual: number)
+        }
+        return ISO8601.string(from: Date(timeIntervalSince1970: seconds))
     }
 }
 #endif

@@ -91,6 +91,11 @@ extension APIError {
         APIError(.badRequest, "wrong_type", "\(position(index))\(field) must be \(expected), not \(actual.typeName)")
     }
 
+    /// A number of the right type but outside the values the field can hold, such as a time after year 9999.
+    static func outOfRange(_ field: String, index: Int?, expected: String, actual: Double) -> APIError {
+        APIError(.badRequest, "out_of_range", "\(position(index))\(field) must be \(expected), not \(actual)")
+    }
+
     /// A message over 32 KB or a body over its route's limit: 400, as Segment's API answers, so that
     /// analytics-swift drops the batch (it retries a 413 for ever).
     static func tooLarge(_ message: String) -> APIError {
