@@ -198,6 +198,16 @@ struct PlanExportTests {
         #expect(export.diagnostics.map(\.message).first?.contains("uses a lookaround") == true)
     }
 
+    @Test func aFractionalMultipleOfIsReportedInEveryFormat() throws {
+        let plan = try Fixtures.singleProperty("{ type: number, multipleOf: 0.01 }")
+        for format in [PlanExport.Format.jsonSchema, .segment, .iglu(vendor: "v")] {
+            let messages = try PlanExport(plan, format: format).diagnostics.map(\.message)
+            #expect(messages.count == 1 && messages[0].contains("multipleOf 0.01 has a fraction"), "\(format)")
+        }
+        let whole = try Fixtures.singleProperty("{ type: integer, multipleOf: 5 }")
+        #expect(try PlanExport(whole, format: .segment).diagnostics.isEmpty)
+    }
+
     // MARK: Iglu versions
 
     static let base = """

@@ -112,7 +112,16 @@ struct ExportedSchema {
             }
         }
         writeBounds(property, into: &schema)
-        if let value = property.multipleOf { schema["multipleOf"] = value.value }
+        if let value = property.multipleOf {
+            schema["multipleOf"] = value.value
+            if !value.isInteger {
+                differences.append(
+                    (
+                        pointer,
+                        "multipleOf \(value) has a fraction: validators that divide in binary floating point (python jsonschema, Ajv) refuse multiples Tally accepts, such as 0.07 of 0.01"
+                    ))
+            }
+        }
         if let items = property.items { schema["items"] = .object(self.schema(items, pointer: pointer + "/items")) }
         if let value = property.minItems { schema["minItems"] = .int(value) }
         if let value = property.maxItems { schema["maxItems"] = .int(value) }
