@@ -357,7 +357,10 @@ struct PlanExportTests {
         #expect(result.exitCode == 64)
         #expect(result.standardError == "error: unknown format 'avro': use json-schema, iglu or segment\n")
         result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path)
-        #expect(result.standardError == "error: --format iglu needs --vendor, such as com.example\n")
+        #expect(
+            result.standardError
+                == "error: --format iglu needs a vendor: --vendor com.example, or iglu: { vendor: com.example } in the plan\n"
+        )
         result = PlanTool.export(planPath: plan.path, format: "segment", outputPath: folder.path, vendor: "v")
         #expect(result.exitCode == 64)
         result = PlanTool.export(planPath: folder.path + "/missing.yaml", format: "segment", outputPath: folder.path)
@@ -372,6 +375,22 @@ struct PlanExportTests {
         try Data("{}".utf8).write(to: broken.appendingPathComponent("latest"))
         result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path, vendor: "v")
         #expect(result.standardError.contains("latest is not named by a SchemaVer version such as 1-0-0"))
+    }
+
+    @Test func theIgluVendorMayComeFromThePlan() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let plan = try Fixtures.write("iglu: { vendor: com.acme }\n" + Self.base)
+        var result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/schemas/com.acme/e/jsonschema/1-0-0"))
+        result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path, vendor: "org.other")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/schemas/org.other/e/jsonschema/1-0-0"))
+
+        let bad = try Fixtures.write("iglu: { vendor: com acme, vendr: x }\n" + Self.base)
+        let lint = PlanTool.lint(path: bad.path)
+        #expect(lint.exitCode == 1)
+        #expect(lint.standardOutput.contains("1:17: error: 'iglu.vendor' must be in reversed domain notation"))
+        #expect(lint.standardOutput.contains("1:27: warning: Unknown key of 'iglu' 'vendr'"))
     }
 
     @Test func schemaVerReadsOnlyItsForm() {
