@@ -35,7 +35,8 @@ struct ExportCommand: ParsableCommand {
 
             Exit codes:
               0   written (or, with --check, up to date)
-              1   with --check: files would change
+              1   with --check: files would change; or a json-schema file of an event no longer in the plan is \
+            left in the folder (remove it)
               64  bad usage (an unknown format, iglu without a vendor, a vendor Iglu refuses, two events \
             sharing one file)
               65  the plan is invalid, or the Iglu registry holds a file that is not a schema

@@ -377,6 +377,24 @@ struct PlanExportTests {
         #expect(result.standardError.contains("latest is not named by a SchemaVer version such as 1-0-0"))
     }
 
+    @Test func aSchemaFileOfAnEventNoLongerPlannedFailsUntilRemoved() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let plan = try Fixtures.write(Self.base + "\n  - { name: gone, description: d }\n")
+        #expect(PlanTool.export(planPath: plan.path, format: "json-schema", outputPath: folder.path).exitCode == 0)
+        try Data(Self.base.utf8).write(to: plan)
+        var result = PlanTool.export(planPath: plan.path, format: "json-schema", outputPath: folder.path)
+        #expect(result.exitCode == 1)
+        #expect(
+            result.standardError
+                == "error: track.gone.schema.json is no longer in the plan: remove it, or it goes on validating events\n"
+        )
+        result = PlanTool.export(planPath: plan.path, format: "json-schema", outputPath: folder.path, check: true)
+        #expect(result.exitCode == 1)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("track.gone.schema.json"))
+        result = PlanTool.export(planPath: plan.path, format: "json-schema", outputPath: folder.path, check: true)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+    }
+
     @Test func theIgluVendorMayComeFromThePlan() throws {
         let folder = try Fixtures.temporaryDirectory()
         let plan = try Fixtures.write("iglu: { vendor: com.acme }\n" + Self.base)

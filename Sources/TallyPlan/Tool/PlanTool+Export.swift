@@ -10,7 +10,11 @@ extension PlanTool {
     /// changed one gets the next SchemaVer, and no published version is ever rewritten. What the format cannot
     /// say as the plan does is a warning on standard error, at the plan's line.
     ///
-    /// Exit codes: 0 written (or, with `check`, up to date), 1 with `check`: files would change, 64 bad usage
+    /// A JSON Schema file of an event the plan no longer has is an error to remove (it would go on validating
+    /// events); an Iglu schema of one stays, as registries keep every version.
+    ///
+    /// Exit codes: 0 written (or, with `check`, up to date), 1 with `check`: files would change; or a JSON
+    /// Schema file of an event no longer in the plan, 64 bad usage
     /// (an Iglu vendor Iglu refuses, two events sharing a file), 65 invalid plan or an unreadable schema in
     /// the registry, 66 missing plan, 73 cannot write.
     package static func export(
@@ -86,8 +90,24 @@ extension PlanTool {
         for (key, release) in export.versions.sorted(by: { $0.key < $1.key }) where release.change != .unchanged {
             output.standardOutput += "\(key) \(release.version): \(release.change.rawValue)\n"
         }
+        // Files of events the plan no longer has: a stale JSON Schema file would go on validating a warehouse
+        // table, so it is an error to remove; an Iglu schema is history the registry keeps.
+        let written = Set(export.files.map(\.path))
+        var stale: [String] = []
+        if format == "json-schema" {
+            let existing = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            stale = existing.filter { $0.hasSuffix(".schema.json") && !written.contains($0) }.sorted()
+            for path in stale {
+                output.standardError +=
+                    "\(style.red("error:")) \(path) is no longer in the plan: remove it, or it goes on validating events\n"
+            }
+        } else {
+            for key in registry.keys.sorted() where export.versions[key] == nil {
+                output.standardOutput += "\(key): no longer in the plan (kept: a registry keeps every version)\n"
+            }
+        }
         if check {
-            if changed.isEmpty {
+            if changed.isEmpty && stale.isEmpty {
                 output.standardOutput +=
                     "\(outputPath) is up to date with \(planPath) (\(count(export.files.count, "file")))\n"
             } else {
@@ -98,6 +118,7 @@ extension PlanTool {
             }
             return output
         }
+        if !stale.isEmpty { output.exitCode = ToolExitCode.checkFailed }
         output.standardOutput +=
             "Wrote \(count(changed.count, "file")) to \(outputPath) (\(unchanged) unchanged) from \(count(plan.events.count, "event")), \(count(export.diagnostics.count, "warning"))\n"
         return output
