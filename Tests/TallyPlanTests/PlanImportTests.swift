@@ -116,4 +116,167 @@ struct PlanImportTests {
                 """)
         try Self.expectLoadsAndLints(output.standardOutput, .rudderstack)
     }
+
+    // MARK: What is not carried over, where the input wrote it
+
+    /// Imports `text`, written to a fresh temporary file named `name`, with paths shown as the file name.
+    static func importText(_ text: String, name: String, format: PlanImportFormat) throws -> ToolOutput {
+        let url = try Fixtures.write(text, name: name)
+        var output = PlanTool.importPlan(format: format, inputPath: url.path)
+        output.standardError = output.standardError.replacingOccurrences(
+            of: url.deletingLastPathComponent().path + "/", with: "")
+        return output
+    }
+
+    @Test func keywordsOutsideTheSubsetAreReportedAtTheirLineAndColumn() throws {
+        let output = try Self.importText(
+            """
+            {
+              "title": "tip_left",
+              "description": "The customer left a tip.",
+              "x-tally-kind": "track",
+              "x-tally-expires": "2099-12-31",
+              "properties": {
+                "amount": { "type": "number", "minimum": 0, "exclusiveMinimum": true, "nullable": true },
+                "coins": { "type": "array", "items": [{ "type": "integer" }], "contains": { "const": 2 } },
+                "note": { "type": "string", "x-label": "Note", "format": "phone" }
+              },
+              "patternProperties": { "^x_": {} },
+              "additionalProperties": false
+            }
+            """, name: "tip.json", format: .jsonSchema)
+        #expect(output.exitCode == 0, "stderr: \(output.standardError)")
+        #expect(
+            output.standardError == """
+                tip.json:7:75: warning: The keyword 'nullable' is not one Tally knows; it is not carried over
+                tip.json:8:33: warning: 'items' as a list (one schema per position) is not carried over
+                tip.json:8:67: warning: 'contains' is outside Tally's keyword subset; it is not carried over, so the plan checks less than the source
+                tip.json:9:33: warning: The extension keyword 'x-label' is not carried over
+                tip.json:9:62: warning: The format 'phone' is not one Tally checks; it is not carried over
+                tip.json:11:3: warning: 'patternProperties' on an event schema is not carried over: a plan event takes 'properties', 'required' and 'additionalProperties'
+                Imported 1 event from tip.json (json-schema), 6 warnings
+
+                """)
+        #expect(
+            output.standardOutput == """
+                version: 1
+                events:
+                - name: tip_left
+                  description: The customer left a tip.
+                  expires: "2099-12-31"
+                  properties:
+                    amount: {type: number, exclusiveMinimum: 0}
+                    coins: {type: array}
+                    note: {type: string}
+
+                """)
+    }
+
+    @Test func segmentPublicAPIResponseIsAccepted() throws {
+        let output = try Self.importText(
+            #"{"data": {"rules": [{"key": "Tip Left", "type": "TRACK", "version": 2, "jsonSchema": {"description": "A tip.", "properties": {"properties": {"type": "object", "properties": {"amount": {"type": "number"}}, "additionalProperties": false}}}}]}}"#,
+            name: "response.json", format: .segment)
+        #expect(output.exitCode == 0, "stderr: \(output.standardError)")
+        #expect(
+            output.standardOutput == """
+                version: 1
+                events:
+                - name: Tip Left
+                  description: A tip.
+                  properties:
+                    amount: {type: number}
+
+                """)
+    }
+
+    // MARK: Bad input
+
+    @Test(arguments: [
+        (
+            PlanImportFormat.jsonSchema, "broken.json", #"{ "type": "#, 65,
+            "broken.json:1:11: error: Did not find expected node content"
+        ),
+        (
+            .jsonSchema, "bad.json",
+            "{\n  \"description\": \"x\",\n  \"properties\": { \"a\": { \"minLength\": \"ten\" } }\n}",
+            65, #"bad.json:3:39: error: 'minLength' must be a non-negative integer, not "ten""#
+        ),
+        (.jsonSchema, "empty.json", "", 65, "empty.json: error: The file is empty"),
+        (
+            .segment, "rules.json", #"{"rules": [{"type": "TRACK", "jsonSchema": {}}]}"#, 65,
+            "rules.json:1:12: error: A TRACK rule needs a 'key', the event name"
+        ),
+        (
+            .segment, "rules.json", #"{"tracking_plan": {}}"#, 65,
+            #"rules.json:1:1: error: A Segment rules file is {"rules": [...]}"#
+        ),
+        (
+            .rudderstack, "events.yaml", "version: rudder/v1\nkind: events\nspec:\n  events: []\n", 65,
+            "events.yaml: error: No tracking plan (version: rudder/v1, kind: tracking-plan) in the file"
+        ),
+        (
+            .rudderstack, "tp.yaml", "version: rudder/0.1\nkind: tp\nspec: {}\n", 65,
+            "tp.yaml:1:10: error: Only 'version: rudder/v1' is read, not 'rudder/0.1'"
+        ),
+        (
+            .iglu, "schema", #"{"description": "no self"}"#, 65,
+            "schema:1:1: error: A self-describing schema needs 'self'"
+        ),
+    ])
+    func badInputIsAnErrorWithItsExitCode(
+        format: PlanImportFormat, name: String, text: String, exitCode: Int32, message: String
+    ) throws {
+        let output = try Self.importText(text, name: name, format: format)
+        #expect(output.exitCode == exitCode, "stderr: \(output.standardError)")
+        #expect(output.standardOutput.isEmpty, "A failed import wrote a plan:\n\(output.standardOutput)")
+        #expect(
+            output.standardError.contains(message),
+            "Expected \(message) in standard error:\n\(output.standardError)")
+    }
+
+    @Test func missingInputAndEmptyRegistryExit66() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let missing = PlanTool.importPlan(format: .jsonSchema, inputPath: directory.path + "/nothing")
+        #expect(missing.exitCode == 66)
+        #expect(missing.standardError == "\(directory.path)/nothing: error: No such file or directory\n")
+        let registry = PlanTool.importPlan(format: .iglu, inputPath: directory.path)
+        #expect(registry.exitCode == 66)
+        #expect(registry.standardError.contains("error: No Iglu schemas here"), "\(registry.standardError)")
+        let schemas = PlanTool.importPlan(format: .jsonSchema, inputPath: directory.path)
+        #expect(schemas.exitCode == 66)
+        #expect(schemas.standardError.contains("error: The directory holds no JSON Schema (.json) files"))
+    }
+
+    @Test func twoSchemasForOneEventAreAnError() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        for name in ["a.json", "b.json"] {
+            try Data(#"{"title": "tip_left", "description": "A tip."}"#.utf8)
+                .write(to: directory.appendingPathComponent(name))
+        }
+        let output = PlanTool.importPlan(format: .jsonSchema, inputPath: directory.path)
+        #expect(output.exitCode == 65)
+        #expect(
+            output.standardError.contains("b.json:1:1: error: track 'tip_left' is already imported"),
+            "\(output.standardError)")
+    }
+
+    @Test func anOutputThatCannotBeWrittenExits73() throws {
+        let blocker = try Fixtures.write("not a directory", name: "file")
+        let output = PlanTool.importPlan(
+            format: .segment, inputPath: Self.folder(.segment).appendingPathComponent("rules.json").path,
+            outputPath: blocker.path + "/plan.yaml")
+        #expect(output.exitCode == 73)
+        #expect(output.standardError.contains("error: cannot write the output"), "\(output.standardError)")
+    }
+
+    @Test func theOutputFileIsWritten() throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("plan.yaml")
+        let output = PlanTool.importPlan(
+            format: .iglu, inputPath: Self.folder(.iglu).path + "/input", outputPath: url.path)
+        #expect(output.exitCode == 0)
+        #expect(output.standardOutput.isEmpty)
+        let expected = try String(
+            contentsOf: Self.folder(.iglu).appendingPathComponent("expected.yaml"), encoding: .utf8)
+        #expect(try String(contentsOf: url, encoding: .utf8) == expected)
+    }
 }
