@@ -15,7 +15,7 @@ struct TallyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
         abstract:
-            "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage, write privacy manifests.",
+            "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage, write privacy manifests, export schemas.",
         discussion: """
             Examples:
               tally lint tracking-plan.yaml
@@ -24,6 +24,7 @@ struct TallyCommand: AsyncParsableCommand {
               tally coverage --plan tracking-plan.yaml --recordings .build/recordings --min 90 --baseline coverage-baseline.json
               tally compare --recordings .build/recordings --collector http://127.0.0.1:8787 --session checkout
               tally privacy-manifest --plan tracking-plan.yaml --output App/PrivacyInfo.xcprivacy --check
+              tally export --plan tracking-plan.yaml --format iglu --vendor com.example --output iglu-registry
 
             Exit codes: 0 success, 1 a check failed (violations, coverage under the bar, a regression), \
             64 bad usage, 65 invalid input file (or an unreadable line in a recording), 66 missing or \
@@ -36,6 +37,7 @@ struct TallyCommand: AsyncParsableCommand {
             CoverageCommand.self,
             CompareCommand.self,
             PrivacyManifestCommand.self,
+            ExportCommand.self,
         ] + collectorCommands  // `collect`, with the Collector trait (CollectCommand.swift)
     )
 
