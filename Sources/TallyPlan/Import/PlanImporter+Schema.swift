@@ -113,7 +113,9 @@ extension PlanImporter {
         if let expires { pairs.append((Self.key("expires", nil), expires)) }
         if let tags { pairs.append((Self.key("tags", nil), tags)) }
         pairs += extras
-        if let properties { pairs.append((Self.key("properties", nil), properties)) }
+        if let properties, properties.mapping?.isEmpty != true {
+            pairs.append((Self.key("properties", nil), properties))
+        }
         if let required { pairs.append((Self.key("required", nil), required)) }
         if let additionalProperties { pairs.append((Self.key("additionalProperties", nil), additionalProperties)) }
         return .mapping(Node.Mapping(pairs, .implicit, .block, source.facts.mark))
