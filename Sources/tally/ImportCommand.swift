@@ -11,14 +11,17 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Write a Tally plan from JSON Schema, Iglu, Segment Protocols or RudderStack schemas.",
         discussion: """
-            Formats:
-              json-schema  a directory of event schema files (*.json), or one file
-              iglu         an Iglu static registry (schemas/<vendor>/<name>/jsonschema/M-R-A; the newest \
-            version of each schema), or one self-describing schema
-              segment      a Protocols rules file, {"rules": [...]} or the Public API's \
-            {"data": {"rules": [...]}}, or a directory holding rules.json
-              rudderstack  RudderStack data catalog YAML (version: rudder/v1: events, properties, \
-            custom-types, tracking-plan), a directory of them or one file
+            Formats (--format):
+              json-schema  event schema files (*.json): a directory, or one file
+              iglu         an Iglu static registry (the newest version of each
+                           schemas/<vendor>/<name>/jsonschema/M-R-A), or one
+                           self-describing schema
+              segment      Protocols rules, {"rules": [...]} or the Public API's
+                           {"data": {"rules": [...]}}: a file, or a directory
+                           holding rules.json
+              rudderstack  RudderStack data catalog YAML (version: rudder/v1;
+                           events, properties, custom-types, tracking-plan):
+                           a directory, or one file
 
             The x-tally-* keywords (name, kind, purpose, owner, expires, tags, personal) that tally export \
             writes are read back, and tally-plan.json beside the schemas gives the destinations and consent. \
@@ -37,7 +40,7 @@ struct ImportCommand: ParsableCommand {
             Exit codes:
               0   imported (warnings allowed)
               64  bad usage
-              65  the input is not JSON or YAML, or not in the format's shape (errors print to standard error)
+              65  the input is not JSON or YAML, or not in the format's shape
               66  the input is missing, unreadable, or holds no schemas
               73  the output file cannot be written, or standard output is full or closed
             """

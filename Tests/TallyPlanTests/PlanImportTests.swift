@@ -234,6 +234,28 @@ struct PlanImportTests {
             "Expected \(message) in standard error:\n\(output.standardError)")
     }
 
+    @Test func rudderStackErrorsPointIntoTheFileThatHasThem() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = Self.folder(.rudderstack).appendingPathComponent("input")
+        for name in try FileManager.default.contentsOfDirectory(atPath: input.path) {
+            var text = try String(contentsOf: input.appendingPathComponent(name), encoding: .utf8)
+            text = text.replacingOccurrences(of: "max_length: 6", with: "max_length: six")
+                .replacingOccurrences(of: "#property:allergens", with: "#property:allergenz")
+            try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        var output = PlanTool.importPlan(format: .rudderstack, inputPath: directory.path)
+        output.standardError = output.standardError.replacingOccurrences(of: directory.path + "/", with: "")
+        #expect(output.exitCode == 65)
+        #expect(
+            output.standardError == """
+                events.yaml:11:7: warning: 'category' is not carried over
+                properties.yaml:13:21: error: 'maxLength' must be a non-negative integer, not "six"
+                tracking-plan.yaml:18:21: error: No property '#property:allergenz' in the catalog
+                tracking-plan.yaml:23:7: warning: The rule's 'identity_section' is not carried over
+
+                """)
+    }
+
     @Test func missingInputAndEmptyRegistryExit66() throws {
         let directory = try Fixtures.temporaryDirectory()
         let missing = PlanTool.importPlan(format: .jsonSchema, inputPath: directory.path + "/nothing")
