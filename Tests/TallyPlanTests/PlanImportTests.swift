@@ -189,6 +189,22 @@ struct PlanImportTests {
                 """)
     }
 
+    @Test func segmentKeepsTheNewestVersionOfARule() throws {
+        let output = try Self.importText(
+            """
+            {"rules": [
+            {"key": "A", "type": "TRACK", "version": 1, "jsonSchema": {"description": "old"}},
+            {"key": "A", "type": "TRACK", "version": 2, "jsonSchema": {"description": "new"}}
+            ]}
+            """, name: "rules.json", format: .segment)
+        #expect(output.exitCode == 0, "stderr: \(output.standardError)")
+        #expect(output.standardOutput.contains("description: new"), "\(output.standardOutput)")
+        #expect(
+            output.standardError.hasPrefix(
+                "rules.json:2:42: warning: Version 1 of this rule is not carried over: the newest, version 2, is\n"),
+            "\(output.standardError)")
+    }
+
     // MARK: Bad input
 
     @Test(arguments: [

@@ -123,7 +123,28 @@ extension PlanImporter {
                         at: document.location(of: rules ?? document.root))
                 ])
         }
-        for rule in sequence { importSegmentRule(rule, in: document) }
+        // Protocols keeps every version of a rule; the newest is the one in force.
+        var newest: [String: (version: Int64, index: Int)] = [:]
+        func identity(_ rule: Node) -> String {
+            let type = Self.text(Self.member("type", of: rule), in: document)?.uppercased() ?? ""
+            return type + " " + (Self.text(Self.member("key", of: rule), in: document) ?? "")
+        }
+        func version(_ rule: Node) -> Int64 {
+            Self.member("version", of: rule)?.scalar.flatMap { Int64($0.string) } ?? 1
+        }
+        for (index, rule) in sequence.enumerated() {
+            let known = newest[identity(rule)]
+            if known == nil || known!.version < version(rule) { newest[identity(rule)] = (version(rule), index) }
+        }
+        for (index, rule) in sequence.enumerated() {
+            guard let kept = newest[identity(rule)], kept.index != index else {
+                importSegmentRule(rule, in: document)
+                continue
+            }
+            warn(
+                "Version \(version(rule)) of this rule is not carried over: the newest, version \(kept.version), is",
+                Self.member("version", of: rule) ?? rule, in: document)
+        }
         if isDirectory { try readPlanFacts(inDirectory: path) }
     }
 
