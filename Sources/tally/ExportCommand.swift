@@ -15,7 +15,7 @@ struct ExportCommand: ParsableCommand {
             properties (traits for identify and group): for warehouse checks (dbt, Great Expectations, \
             pg_jsonschema) and any validator.
               iglu         an Iglu static registry, schemas/<vendor>/<name>/jsonschema/<version>: self-describing \
-            draft 4 schemas for Snowplow. The schemas already in the output folder are the registry: an \
+            draft 4 schemas for Snowplow, named with --vendor or the plan's iglu: { vendor: com.example }. The schemas already in the output folder are the registry: an \
             unchanged schema keeps its version, a change every earlier event still meets bumps ADDITION \
             (1-0-1), any other change bumps MODEL (2-0-0), and a published version is never rewritten.
               segment      rules.json, the body of Segment's Public API request that replaces a tracking plan's \
@@ -36,7 +36,7 @@ struct ExportCommand: ParsableCommand {
             Exit codes:
               0   written (or, with --check, up to date)
               1   with --check: files would change
-              64  bad usage (an unknown format, iglu without --vendor, a vendor Iglu refuses, two events \
+              64  bad usage (an unknown format, iglu without a vendor, a vendor Iglu refuses, two events \
             sharing one file)
               65  the plan is invalid, or the Iglu registry holds a file that is not a schema
               66  the plan file is missing or unreadable
@@ -53,7 +53,8 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The folder to write (for iglu, the registry folder holding schemas/).")
     var output: String
 
-    @Option(help: "The Iglu vendor, in reversed domain notation (com.example); iglu only.")
+    @Option(
+        help: "The Iglu vendor, in reversed domain notation (com.example); iglu only. Default: the plan's iglu.vendor.")
     var vendor: String?
 
     @Flag(help: "Write nothing; exit with 1 if any file would change.")

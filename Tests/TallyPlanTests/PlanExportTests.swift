@@ -66,14 +66,16 @@ struct PlanExportTests {
                       "const": "EUR"
                     },
                     "email": {
-                      "format": "email",
-                      "type": [
-                        "string",
-                        "null"
-                      ],
                       "x-tally-personal": {
                         "kind": "email",
-                        "rule": "hash"
+                        "rule": "hash",
+                        "value": {
+                          "format": "email",
+                          "type": [
+                            "string",
+                            "null"
+                          ]
+                        }
                       }
                     },
                     "total": {
@@ -119,7 +121,10 @@ struct PlanExportTests {
                 }
 
                 """)
-        #expect(export.diagnostics.isEmpty)
+        #expect(
+            export.diagnostics.map(\.description) == [
+                "plan.yaml:15:7: warning: track \"checkout_started\": hashed before it leaves the app (personal: email, rule: hash): exported as any value, and only Tally checks that it no longer looks like email data"
+            ])
     }
 
     @Test func igluWritesSelfDescribingDraft4SchemasInARegistryLayout() throws {
@@ -148,7 +153,8 @@ struct PlanExportTests {
         #expect(schema["properties"]?["cart_id"]?["format"] == "uuid")
         #expect(
             export.diagnostics.map(\.description) == [
-                "plan.yaml:12:7: warning: track \"checkout_started\": format 'uuid' is not defined in JSON Schema draft 4: its validators need not check it"
+                "plan.yaml:12:7: warning: track \"checkout_started\": format 'uuid' is not defined in JSON Schema draft 4: its validators need not check it",
+                "plan.yaml:15:7: warning: track \"checkout_started\": hashed before it leaves the app (personal: email, rule: hash): exported as any value, and only Tally checks that it no longer looks like email data",
             ])
     }
 
@@ -188,6 +194,7 @@ struct PlanExportTests {
         #expect(
             export.diagnostics.map(\.description) == [
                 "plan.yaml:12:7: warning: track \"checkout_started\": format 'uuid' is not defined in JSON Schema draft-07: its validators need not check it",
+                "plan.yaml:15:7: warning: track \"checkout_started\": hashed before it leaves the app (personal: email, rule: hash): exported as any value, and only Tally checks that it no longer looks like email data",
                 "plan.yaml:21:5: warning: screen \"Checkout\": not exported: Segment Protocols has no rule type for screen events",
             ])
     }
@@ -196,6 +203,26 @@ struct PlanExportTests {
         let plan = try Fixtures.singleProperty("{ type: string, pattern: '^(?!test).*$' }")
         let export = try PlanExport(plan, format: .segment)
         #expect(export.diagnostics.map(\.message).first?.contains("uses a lookaround") == true)
+    }
+
+    /// A personal property is exported as its values reach the pipeline, its rules in the app kept in the mark.
+    @Test(arguments: [
+        (
+            "redact",
+            #"{"enum":[null,"[redacted]"],"x-tally-personal":{"kind":"phone","rule":"redact","value":{"type":"string"}}}"#
+        ),
+        (
+            "never_send",
+            #"{"type":"null","x-tally-personal":{"kind":"phone","rule":"never_send","value":{"type":"string"}}}"#
+        ),
+        ("hash", #"{"x-tally-personal":{"kind":"phone","rule":"hash","value":{"type":"string"}}}"#),
+        ("send", #"{"type":"string","x-tally-personal":{"kind":"phone","rule":"send"}}"#),
+    ])
+    func personalPropertiesAreExportedAsTheyArrive(_ rule: String, _ expected: String) throws {
+        let plan = try Fixtures.singleProperty("{ type: string, personal: { kind: phone, rule: \(rule) } }")
+        let export = try PlanExport(plan, format: .jsonSchema)
+        let schema = try PropertyValue(json: file(export, "track.e.schema.json"))
+        #expect(schema["properties"]?["p"]?.jsonString == expected)
     }
 
     @Test func aFractionalMultipleOfIsReportedInEveryFormat() throws {
@@ -330,7 +357,10 @@ struct PlanExportTests {
         #expect(result.exitCode == 64)
         #expect(result.standardError == "error: unknown format 'avro': use json-schema, iglu or segment\n")
         result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path)
-        #expect(result.standardError == "error: --format iglu needs --vendor, such as com.example\n")
+        #expect(
+            result.standardError
+                == "error: --format iglu needs a vendor: --vendor com.example, or iglu: { vendor: com.example } in the plan\n"
+        )
         result = PlanTool.export(planPath: plan.path, format: "segment", outputPath: folder.path, vendor: "v")
         #expect(result.exitCode == 64)
         result = PlanTool.export(planPath: folder.path + "/missing.yaml", format: "segment", outputPath: folder.path)
@@ -345,6 +375,22 @@ struct PlanExportTests {
         try Data("{}".utf8).write(to: broken.appendingPathComponent("latest"))
         result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path, vendor: "v")
         #expect(result.standardError.contains("latest is not named by a SchemaVer version such as 1-0-0"))
+    }
+
+    @Test func theIgluVendorMayComeFromThePlan() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        let plan = try Fixtures.write("iglu: { vendor: com.acme }\n" + Self.base)
+        var result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path)
+        #expect(result.exitCode == 0, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/schemas/com.acme/e/jsonschema/1-0-0"))
+        result = PlanTool.export(planPath: plan.path, format: "iglu", outputPath: folder.path, vendor: "org.other")
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/schemas/org.other/e/jsonschema/1-0-0"))
+
+        let bad = try Fixtures.write("iglu: { vendor: com acme, vendr: x }\n" + Self.base)
+        let lint = PlanTool.lint(path: bad.path)
+        #expect(lint.exitCode == 1)
+        #expect(lint.standardOutput.contains("1:17: error: 'iglu.vendor' must be in reversed domain notation"))
+        #expect(lint.standardOutput.contains("1:27: warning: Unknown key of 'iglu' 'vendr'"))
     }
 
     @Test func schemaVerReadsOnlyItsForm() {

@@ -71,8 +71,44 @@ struct ExportedSchema {
         return schema
     }
 
-    /// One property's schema in the dialect.
+    /// One property's schema in the dialect, as its values reach the pipeline.
+    ///
+    /// A `personal` property whose rule changes its value before it leaves the app is exported as what
+    /// arrives: `redact` (or no rule) as `null` or the redaction marker, `never_send` as `null`, `hash` as any
+    /// value (a hash keeps nothing of the value's type or format; that it no longer looks like the data is
+    /// Tally's check alone, reported). The rules the value has in the app stay in `x-tally-personal`'s
+    /// `value`, for `tally import`.
     mutating func schema(_ property: PropertySchema, pointer: String) -> [String: PropertyValue] {
+        guard let personal = property.personal, personal.rule != .send else {
+            return valueSchema(property, pointer: pointer)
+        }
+        var inApp = property
+        inApp.personal = nil
+        inApp.description = nil
+        var ignored = ExportedSchema(dialect: dialect)
+        var mark: [String: PropertyValue] = ["kind": .string(personal.kind.rawValue)]
+        if let rule = personal.rule { mark["rule"] = .string(rule.rawValue) }
+        let value = ignored.valueSchema(inApp, pointer: pointer)
+        if !value.isEmpty { mark["value"] = .object(value) }
+        var schema: [String: PropertyValue] = ["x-tally-personal": .object(mark)]
+        switch personal.rule {
+        case .hash?:
+            differences.append(
+                (
+                    pointer,
+                    "hashed before it leaves the app (\(personal.description)): exported as any value, and only Tally checks that it no longer looks like \(personal.kind.rawValue) data"
+                ))
+        case .neverSend?:
+            schema["type"] = "null"
+        case .redact?, nil, .send?:
+            schema["enum"] = [.null, .string(PlanExport.redactionMarker)]
+        }
+        if let description = property.description { schema["description"] = .string(description) }
+        return schema
+    }
+
+    /// A property's own rules, as the plan states them.
+    private mutating func valueSchema(_ property: PropertySchema, pointer: String) -> [String: PropertyValue] {
         var schema: [String: PropertyValue] = [:]
         if property.properties != nil || !property.required.isEmpty || property.additionalProperties != nil {
             schema = object(
@@ -130,6 +166,7 @@ struct ExportedSchema {
         if let value = property.maxProperties { schema["maxProperties"] = .int(value) }
         if let description = property.description { schema["description"] = .string(description) }
         if let personal = property.personal {
+            // Only `send` reaches here: the value arrives as the app has it.
             var mark: [String: PropertyValue] = ["kind": .string(personal.kind.rawValue)]
             if let rule = personal.rule { mark["rule"] = .string(rule.rawValue) }
             schema["x-tally-personal"] = .object(mark)

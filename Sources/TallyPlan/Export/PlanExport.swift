@@ -83,7 +83,12 @@ public struct PlanExport: Sendable {
             files.append(File(path: "tally-plan.json", contents: PrettyJSON.text(extras)))
         }
         files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        diagnostics.sort { ($0.location, $0.message) < ($1.location, $1.message) }
     }
+
+    /// What a redacted value arrives as: `[redacted]`, the marker Tally's `RedactionProcessor` and the plan's
+    /// rules write by default, and the one ``PlanValidator`` accepts by default.
+    static let redactionMarker = "[redacted]"
 
     /// `tally-plan.json`: the destinations and consent, which no event schema holds.
     static func planFacts(_ plan: TrackingPlan) -> PropertyValue? {

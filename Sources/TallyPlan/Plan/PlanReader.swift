@@ -43,7 +43,7 @@ struct PlanReader {
 
     // MARK: The plan
 
-    static let planKeys = ["version", "events", "destinations", "consent", "$schema", "title", "description"]
+    static let planKeys = ["version", "events", "destinations", "consent", "iglu", "$schema", "title", "description"]
     static let eventKeys = [
         "name", "kind", "description", "owner", "purpose", "expires", "tags", "properties", "required",
         "additionalProperties", "deprecated", "$comment", "title",
@@ -61,6 +61,7 @@ struct PlanReader {
         var destinations: [String: Set<ConsentPurpose>] = [:]
         var destinationDomains: [String: Set<String>] = [:]
         var consentRequired: [(purpose: ConsentPurpose, node: Node)] = []
+        var igluVendor: String?
         for (key, keyNode, value) in members {
             switch key {
             case "version":
@@ -84,6 +85,8 @@ struct PlanReader {
                 (destinations, destinationDomains) = readDestinations(value)
             case "consent":
                 consentRequired = readConsent(value)
+            case "iglu":
+                igluVendor = readIglu(value)
             case "$schema", "title":
                 _ = string(value, "'\(key)'")
             case "description":
@@ -101,10 +104,33 @@ struct PlanReader {
             version: version ?? TrackingPlan.currentVersion, events: events,
             uncheckedKeywords: uncheckedKeywords.sorted { $0.location < $1.location }, destinations: destinations,
             consentRequired: Set(consentRequired.map(\.purpose)), destinationDomains: destinationDomains)
+        plan.igluVendor = igluVendor
         for (purpose, node) in consentRequired where plan.consentRequiredLocations[purpose] == nil {
             plan.consentRequiredLocations[purpose] = document.location(of: node)
         }
         return plan
+    }
+
+    /// `iglu: { vendor: com.example }`: the vendor `tally export --format iglu` names its schemas with.
+    private mutating func readIglu(_ node: Node) -> String? {
+        guard let members = mapping(node, "'iglu'") else { return nil }
+        var vendor: String?
+        for (key, keyNode, value) in members {
+            switch key {
+            case "vendor":
+                guard let text = string(value, "'iglu.vendor'") else { break }
+                guard PlanExport.isIgluVendor(text) else {
+                    error(
+                        "'iglu.vendor' must be in reversed domain notation of letters, digits, '-', '_' and '.', such as com.example, not '\(text)'",
+                        value)
+                    break
+                }
+                vendor = text
+            default:
+                unknownKey(key, keyNode, known: ["vendor"], what: "key of 'iglu'")
+            }
+        }
+        return vendor
     }
 
     // MARK: Events

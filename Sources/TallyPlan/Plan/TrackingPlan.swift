@@ -42,6 +42,9 @@ public struct TrackingPlan: Sendable, Hashable {
     /// load. Without a `consent:` block no purpose needs consent, so `tally lint` fails on an event that a
     /// destination receiving advertising may receive (see ``privacyDiagnostics(today:)``).
     public var consentRequired: Set<ConsentPurpose>
+    /// The Iglu vendor `tally export --format iglu` names the plan's schemas with (`iglu: { vendor: com.example }`
+    /// in the file), in reversed domain notation; nil when the plan does not say, and then `--vendor` must.
+    public var igluVendor: String?
     /// Where each purpose of ``consentRequired`` is listed, when the plan was read from a file: where
     /// ``privacyDiagnostics(today:)`` reports one no event needs.
     package var consentRequiredLocations: [ConsentPurpose: SourceLocation] = [:]

@@ -3,7 +3,8 @@ import Tally
 
 extension PlanTool {
     /// `tally export --plan PLAN --format FORMAT --output DIR [--vendor V] [--check]`: writes the plan in a
-    /// production pipeline's schema format (see ``PlanExport``), then a summary.
+    /// production pipeline's schema format (see ``PlanExport``), then a summary. The Iglu vendor is `vendor`,
+    /// else the plan's ``TrackingPlan/igluVendor``.
     ///
     /// For Iglu, the schemas already in `DIR` are the registry: an unchanged schema keeps its version, a
     /// changed one gets the next SchemaVer, and no published version is ever rewritten. What the format cannot
@@ -22,16 +23,7 @@ extension PlanTool {
             output.exitCode = code
             return output
         }
-        let chosen: PlanExport.Format
-        switch format {
-        case "json-schema": chosen = .jsonSchema
-        case "segment": chosen = .segment
-        case "iglu":
-            guard let vendor else {
-                return fail("--format iglu needs --vendor, such as com.example", ToolExitCode.usage)
-            }
-            chosen = .iglu(vendor: vendor)
-        default:
+        guard ["json-schema", "segment", "iglu"].contains(format) else {
             return fail("unknown format '\(format)': use json-schema, iglu or segment", ToolExitCode.usage)
         }
         if vendor != nil, format != "iglu" { return fail("--vendor is for --format iglu only", ToolExitCode.usage) }
@@ -41,6 +33,18 @@ extension PlanTool {
         guard let plan = result.plan, result.failureKind == nil else {
             output.exitCode = ToolExitCode.forLoadFailure(result.failureKind ?? .invalidPlan, lint: false)
             return output
+        }
+        let chosen: PlanExport.Format
+        switch format {
+        case "json-schema": chosen = .jsonSchema
+        case "segment": chosen = .segment
+        default:
+            guard let vendor = vendor ?? plan.igluVendor else {
+                return fail(
+                    "--format iglu needs a vendor: --vendor com.example, or iglu: { vendor: com.example } in the plan",
+                    ToolExitCode.usage)
+            }
+            chosen = .iglu(vendor: vendor)
         }
 
         let root = URL(fileURLWithPath: outputPath, isDirectory: true)
