@@ -172,6 +172,32 @@ struct PlanImportTests {
                 """)
     }
 
+    @Test func personalPropertiesAsTheyArriveTakeTheirRulesFromTheMark() throws {
+        let output = try Self.importText(
+            """
+            {"title": "signed_up", "description": "A sign-up.", "properties": {
+              "phone": {"enum": [null, "[redacted]"], "x-tally-personal": {"kind": "phone", "rule": "redact", "value": {"type": "string", "minLength": 5}}, "description": "The phone."},
+              "note": {"type": "null", "maxLength": 9, "x-tally-personal": {"kind": "free_text", "rule": "never_send"}},
+              "email": {"type": "string", "x-tally-personal": {"kind": "email", "rule": "send"}}
+            }}
+            """, name: "signed_up.json", format: .jsonSchema)
+        #expect(output.exitCode == 0, "stderr: \(output.standardError)")
+        #expect(
+            output.standardError.hasPrefix(
+                "signed_up.json:3:28: warning: 'maxLength' beside an x-tally-personal mark whose rule changes the value is not carried over"
+            ), "\(output.standardError)")
+        let plan = try TrackingPlan(text: output.standardOutput)
+        let properties = try #require(plan.event(named: "signed_up")?.properties)
+        #expect(
+            properties["phone"]
+                == PropertySchema(
+                    types: [.string], minLength: 5, personal: PersonalMark(kind: .phone, rule: .redact),
+                    description: "The phone."))
+        #expect(properties["note"] == PropertySchema(personal: PersonalMark(kind: .freeText, rule: .neverSend)))
+        #expect(
+            properties["email"] == PropertySchema(types: [.string], personal: PersonalMark(kind: .email, rule: .send)))
+    }
+
     @Test func segmentPublicAPIResponseIsAccepted() throws {
         let output = try Self.importText(
             #"{"data": {"rules": [{"key": "Tip Left", "type": "TRACK", "version": 2, "jsonSchema": {"description": "A tip.", "properties": {"properties": {"type": "object", "properties": {"amount": {"type": "number"}}, "additionalProperties": false}}}}]}}"#,
@@ -399,7 +425,9 @@ struct PlanImportTests {
         #expect(imported.destinations == original.destinations, sourceLocation: sourceLocation)
         #expect(imported.destinationDomains == original.destinationDomains, sourceLocation: sourceLocation)
         #expect(imported.consentRequired == original.consentRequired, sourceLocation: sourceLocation)
-        #expect(imported == original, "\(format.rawValue): the plans differ", sourceLocation: sourceLocation)
+        #expect(imported.igluVendor == original.igluVendor, sourceLocation: sourceLocation)
+        let same = imported == original
+        #expect(same, "\(format.rawValue): the plans differ", sourceLocation: sourceLocation)
     }
 
     @Test(arguments: [PlanImportFormat.jsonSchema, .iglu, .segment])
@@ -409,6 +437,8 @@ struct PlanImportTests {
         var original = try TrackingPlan(contentsOf: Self.roundTripPlan)
         switch format {
         case .iglu:
+            // The registry's vendor comes back as the plan's.
+            original.igluVendor = "com.example.bakery"
             // Documented difference: draft 4 has no const, so `const: v` comes back as `enum: [v]`.
             for index in original.events.indices {
                 original.events[index].properties = original.events[index].properties.mapValues(Self.constAsEnum)

@@ -91,6 +91,9 @@ extension PlanImporter {
                 in: document)
             return
         }
+        if let vendor = Self.member("vendor", of: description), let text = Self.text(vendor, in: document) {
+            igluVendors.append((text, vendor, document))
+        }
         if let format = Self.member("format", of: description), Self.text(format, in: document) != "jsonschema" {
             warn("Only Iglu's 'jsonschema' format is read; this schema is read as one", format, in: document)
         }

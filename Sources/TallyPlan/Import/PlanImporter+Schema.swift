@@ -133,6 +133,45 @@ extension PlanImporter {
             ? .mapping(Node.Mapping(pairs, .implicit, .block, mapping.mark)) : Self.mapping(pairs, mark: mapping.mark)
     }
 
+    /// A personal property as `tally export` writes it when its rule changes the value before it leaves the
+    /// app (any rule but `send`): the keywords beside `x-tally-personal` describe what arrives (`null` or the
+    /// redaction marker), derived from the mark, and the mark's `value` holds the property's own rules. The
+    /// plan's property is that `value` with `personal: {kind, rule}` and the description. Nil for any other
+    /// schema.
+    private mutating func arrivingPersonal(
+        _ members: [(key: String, keyNode: Node, value: Node)], in document: PlanDocument
+    ) -> Node? {
+        guard let (_, markKey, mark) = members.first(where: { $0.key == "x-tally-personal" }),
+            let markMembers = Self.members(mark),
+            Self.text(markMembers.first { $0.key == "rule" }?.value, in: document) != "send"
+        else { return nil }
+        // What arrives is derived from the rule; anything else beside the mark would be lost, so say so.
+        let derived: Set<String>
+        switch Self.text(markMembers.first { $0.key == "rule" }?.value, in: document) {
+        case "never_send": derived = ["type"]
+        case "hash": derived = []
+        default: derived = ["enum"]
+        }
+        for (key, keyNode, _) in members
+        where key != "x-tally-personal" && key != "description" && !derived.contains(key) {
+            warn(
+                "'\(key)' beside an x-tally-personal mark whose rule changes the value is not carried over: the mark's 'value' holds the property's own rules",
+                keyNode, in: document)
+        }
+        var pairs: [(Node, Node)] = []
+        if let value = markMembers.first(where: { $0.key == "value" })?.value {
+            pairs = Self.members(importSchema(value, in: document)).map { $0.map { ($0.keyNode, $0.value) } } ?? []
+        }
+        let personal = markMembers.filter { $0.key != "value" }.map {
+            (normalized($0.keyNode, in: document), normalized($0.value, in: document))
+        }
+        pairs.append((Self.key("personal", markKey), Self.mapping(personal, mark: mark.mark)))
+        if let description = members.first(where: { $0.key == "description" }) {
+            pairs.append((Self.key("description", description.keyNode), normalized(description.value, in: document)))
+        }
+        return Self.mapping(pairs, mark: mark.mark)
+    }
+
     /// One property schema in plan form: Tally's keywords kept, `x-tally-personal` as `personal`, draft 4's
     /// Boolean `exclusiveMinimum`/`exclusiveMaximum` as the bound itself, and every other keyword left
     /// behind with a warning at its line. Nil (with a warning) for the schema `false`.
@@ -146,6 +185,7 @@ extension PlanImporter {
             return nil
         }
         guard let members = Self.members(node) else { return normalized(node, in: document) }
+        if let personal = arrivingPersonal(members, in: document) { return personal }
         // Draft 4 writes an exclusive bound as `minimum: n, exclusiveMinimum: true`.
         func isTrue(_ key: String) -> Bool {
             guard case .scalar(let scalar)? = members.first(where: { $0.key == key })?.value else { return false }

@@ -42,6 +42,8 @@ struct PlanImporter {
     var events: [ImportedEvent] = []
     /// `destinations:` and `consent:` in plan form, from `tally-plan.json`.
     var planLevel: (pairs: [(Node, Node)], document: PlanDocument)?
+    /// Each Iglu schema's `self.vendor`: when they all agree, the plan's `iglu: { vendor: ... }`.
+    var igluVendors: [(vendor: String, node: Node, document: PlanDocument)] = []
 
     init(format: PlanImportFormat, inputPath: String) {
         self.format = format
@@ -187,6 +189,17 @@ struct PlanImporter {
 
         var root: [(Node, Node)] = [(Node("version"), Node("1")), (Node("events"), Node(events.map(\.node)))]
         root += planLevel?.pairs ?? []
+        if let first = igluVendors.first {
+            if let other = igluVendors.first(where: { $0.vendor != first.vendor }) {
+                warn(
+                    "The schemas have several vendors ('\(first.vendor)', '\(other.vendor)'), so the plan names none: tally export --format iglu will need --vendor",
+                    other.node, in: other.document)
+            } else {
+                let vendor = Node(
+                    [(Self.key("vendor", first.node), Self.string(first.vendor, first.node))], .implicit, .flow)
+                root.append((Self.key("iglu", nil), vendor))
+            }
+        }
         let text: String
         do {
             text = try Yams.serialize(node: Node(root), indent: 2, width: -1, allowUnicode: true)
