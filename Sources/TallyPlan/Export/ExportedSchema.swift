@@ -130,9 +130,12 @@ struct ExportedSchema {
         }
         if let pattern = property.pattern {
             schema["pattern"] = .string(pattern)
-            if dialect == .draft7, pattern.contains("(?!") || pattern.contains("(?<") {
+            if dialect == .draft7, pattern.contains("(?!") {
                 differences.append(
-                    (pointer, "pattern '\(pattern)' uses a lookaround, which Segment Protocols does not support"))
+                    (
+                        pointer,
+                        "pattern '\(pattern)' uses a negative lookahead, which Segment Protocols does not support"
+                    ))
             }
         }
         if let value = property.minLength { schema["minLength"] = .int(value) }
