@@ -72,6 +72,15 @@ struct PlanDocument {
         throw first.planError(file: file)
     }
 
+    /// A document of nodes built from `source`'s nodes (an imported schema rewritten into plan form): their
+    /// marks are `source`'s, so locations point into `source`'s text.
+    init(root: Node, locatingIn source: PlanDocument) {
+        self.file = source.file
+        self.root = root
+        self.shifts = source.shifts
+        self.end = source.end
+    }
+
     /// The location of `node` in the original text.
     func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(file: file) }
