@@ -15,7 +15,7 @@ struct TallyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
         abstract:
-            "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage, write privacy manifests, export schemas.",
+            "Make analytics provable: lint tracking plans, generate event code, validate recordings, measure coverage, write privacy manifests, export and import schemas.",
         discussion: """
             Examples:
               tally lint tracking-plan.yaml
@@ -25,6 +25,7 @@ struct TallyCommand: AsyncParsableCommand {
               tally compare --recordings .build/recordings --collector http://127.0.0.1:8787 --session checkout
               tally privacy-manifest --plan tracking-plan.yaml --output App/PrivacyInfo.xcprivacy --check
               tally export --plan tracking-plan.yaml --format iglu --vendor com.example --output iglu-registry
+              tally import --format segment segment/rules.json --output tracking-plan.yaml
 
             Exit codes: 0 success, 1 a check failed (violations, coverage under the bar, a regression), \
             64 bad usage, 65 invalid input file (or an unreadable line in a recording), 66 missing or \
@@ -38,6 +39,7 @@ struct TallyCommand: AsyncParsableCommand {
             CompareCommand.self,
             PrivacyManifestCommand.self,
             ExportCommand.self,
+            ImportCommand.self,
         ] + collectorCommands  // `collect`, with the Collector trait (CollectCommand.swift)
     )
 
