@@ -177,7 +177,7 @@ struct PlanExportTests {
         let export = try export(.segment)
         #expect(export.files.map(\.path) == ["rules.json", "tally-plan.json"])
         let rules = try #require(PropertyValue(json: file(export, "rules.json"))["rules"]?.arrayValue)
-        #expect(rules.map { $0["key"] } == ["checkout_started", "user"])
+        #expect(rules.map { $0["key"] } == ["checkout_started", .null])
         #expect(rules.map { $0["type"] } == ["TRACK", "IDENTIFY"])
         #expect(rules.allSatisfy { $0["version"] == 1 })
         let track = try #require(rules.first?["jsonSchema"])

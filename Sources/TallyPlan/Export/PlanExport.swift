@@ -220,7 +220,10 @@ public struct PlanExport: Sendable {
             outer["properties"] = .object(["context": .object([:]), payloadKey: .object(inner)])
             if !event.required.isEmpty { outer["required"] = [.string(payloadKey)] }
             rules.append([
-                "key": .string(event.name), "type": .string(type), "version": 1, "jsonSchema": .object(outer),
+                // Segment keys a TRACK rule by its event name; IDENTIFY and GROUP rules have no key (null), and
+                // the plan's label travels as x-tally-name.
+                "key": event.kind == .track ? .string(event.name) : .null, "type": .string(type), "version": 1,
+                "jsonSchema": .object(outer),
             ])
         }
         files.append(File(path: "rules.json", contents: PrettyJSON.text(["rules": .array(rules)])))
