@@ -133,9 +133,10 @@ extension PlanTool {
         let files = FileManager.default
         guard let names = try? files.contentsOfDirectory(atPath: vendorFolder.path) else { return [:] }
         var registry: [String: [SchemaVer: PropertyValue]] = [:]
-        for name in names.sorted() {
+        for name in names.sorted() where !name.hasPrefix(".") {
             let folder = vendorFolder.appendingPathComponent(name).appendingPathComponent("jsonschema")
-            for file in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            // Hidden files (a Finder's .DS_Store) are no versions.
+            for file in (try? files.contentsOfDirectory(atPath: folder.path)) ?? [] where !file.hasPrefix(".") {
                 let url = folder.appendingPathComponent(file)
                 guard let version = SchemaVer(file) else {
                     throw PlanExportError("\(url.path) is not named by a SchemaVer version such as 1-0-0")
