@@ -345,7 +345,9 @@ final class EventQueue: @unchecked Sendable {
     func append(_ payloads: [[UInt8]]) throws -> (lastId: Int64, generation: Int) {
         try store.withLock { store in
             let lastId = try store.database.write { db in
-                let statement = try db.cachedStatement(sql: "INSERT INTO message (payload) VALUES (?)")
+                // Not a cached statement: GRDB keeps a statement's last arguments after it ran, and the last
+                // `Data` here points into a payload freed when this returns. This statement goes with them.
+                let statement = try db.makeStatement(sql: "INSERT INTO message (payload) VALUES (?)")
                 for payload in payloads {
                     try payload.withUnsafeBytes { buffer in
                         let data = Data(
