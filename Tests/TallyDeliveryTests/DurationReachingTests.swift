@@ -16,7 +16,7 @@ struct DurationReachingTests {
         // A back-off that `Duration.seconds(_:)` alone reads back short, then whole seconds and a spread of
         // jittered back-offs (a fixed generator: the same deadlines on every run).
         var deadlines = [0.576460808365094, 0, 0.5, 7, 300, 1e9, 2e9, -1, .nan]
-        var generator = SplitMix(seed: 23)
+        var generator = SplitMix64(seed: 23)
         for _ in 0..<10_000 { deadlines.append(Double(generator.next() % 1_000_000_000) / 1e7) }
         var short = 0
         for deadline in deadlines {
@@ -27,19 +27,6 @@ struct DurationReachingTests {
         }
         #expect(short == 0)
         #expect(Self.seconds(.seconds(0.576460808365094)) < 0.576460808365094)
-    }
-}
-
-/// A small deterministic generator (SplitMix64).
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 #endif

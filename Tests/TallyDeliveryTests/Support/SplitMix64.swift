@@ -1,4 +1,4 @@
-// A seeded generator for the kill tests and the storage fault tests; on every platform (the kill tests need
+// A seeded generator for the kill tests, the storage fault tests and the duration tests; on every platform (the kill tests need
 // `Process`, the storage fault tests do not).
 #if Delivery
 /// A small seeded generator, so a failing run can be replayed.
