@@ -1,3 +1,5 @@
+import Tally
+
 /// Stubs: what a spy's members answer.
 ///
 /// A stub is set for a call: `.fetch` answers every call to `fetch(id:)`, `.fetch(id: 1)` only the calls
@@ -34,6 +36,46 @@ extension SpyProtocol {
         column: UInt = #column
     ) {
         _spy.addStub(call.expected, .value(value), at: .init(fileID, filePath, line, column))
+    }
+
+    /// Makes the calls `call` matches return `first`, then each value of `rest` in turn, one per call; once
+    /// every value has answered, the last one answers each further call.
+    ///
+    /// ```swift
+    /// network.stub(.status, returning: .offline, then: [.connecting, .online])
+    /// // status() answers .offline, .connecting, .online, .online, ...
+    /// ```
+    ///
+    /// A stub for these arguments and one for any arguments keep their own turns. The values must be of the
+    /// member's return type, as with ``stub(_:returning:fileID:filePath:line:column:)``.
+    ///
+    /// - Parameters:
+    ///   - call: The calls to answer: a member with any arguments, or with these.
+    ///   - first: What the first call returns.
+    ///   - rest: What the following calls return, in order.
+    ///   - fileID: Where a stub that doesn't fit is reported; the caller's line by default.
+    ///   - filePath: See `fileID`.
+    ///   - line: See `fileID`.
+    ///   - column: See `fileID`.
+    public func stub(
+        _ call: Call,
+        returning first: (any Sendable)?,
+        then rest: [(any Sendable)?],
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column
+    ) {
+        let values = [first] + rest
+        let turn = Locked(0)
+        let next: @Sendable ([Any]) throws -> Any = { _ in
+            let index = turn.withLock { turn in
+                defer { turn = min(turn + 1, values.count - 1) }
+                return turn
+            }
+            return values[index] as Any
+        }
+        _spy.addStub(call.expected, .sync(next), at: .init(fileID, filePath, line, column))
     }
 
     /// Makes the calls `call` matches throw `error`. The member must throw; if it cannot, each call

@@ -15,31 +15,36 @@ import TallyTesting
 /// - `reading`: for a property's getter: the read is recorded only if the spy records property reads
 ///   (``SpyProtocol/recordsPropertyReads``); its stubs answer either way.
 /// - `weakly`: for the setter of an optional property: a class instance is held weakly, as a delegate is.
+/// - `standIn`: for an instance member returning `Self`: the spy itself, answered when nothing else does
+///   (and reported as unstubbed in strict mode, like any default).
 extension SpyState {
     /// Answers a call to a synchronous member that cannot throw.
     public func answer<R>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false, storing setter: String? = nil, weakly: Bool = false
+        reading: Bool = false, storing setter: String? = nil, weakly: Bool = false, standIn: R? = nil
     ) -> R {
-        evaluate(resolve(method, arguments, getter, setter, R.self, reading: reading, weakly: weakly), pattern)
+        evaluate(
+            resolve(method, arguments, getter, setter, R.self, reading: reading, weakly: weakly), pattern,
+            standIn: standIn)
     }
 
     /// Answers a call to a synchronous member that `throws`.
     public func answerThrowing<R>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false
+        reading: Bool = false, standIn: R? = nil
     ) throws -> R {
-        try evaluateThrowing(resolve(method, arguments, getter, nil, R.self, reading: reading), pattern)
+        try evaluateThrowing(
+            resolve(method, arguments, getter, nil, R.self, reading: reading), pattern, standIn: standIn)
     }
 
     /// Answers a call to an `async` member that cannot throw.
     public func answerAsync<R>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false
+        reading: Bool = false, standIn: R? = nil
     ) async -> R {
         let resolution = resolve(method, arguments, getter, nil, R.self, reading: reading)
         guard case .stub(let stub, let recorded, let passed) = resolution, case .async(let body) = stub.answer else {
-            return evaluate(resolution, pattern)
+            return evaluate(resolution, pattern, standIn: standIn)
         }
         do {
             if let value = cast(try await body(passed), R.self, stub, recorded) { return value }
@@ -48,49 +53,50 @@ extension SpyState {
         } catch {
             report(Self.cannotThrowMessage(recorded, error: error, stub: stub), at: stub.location)
         }
-        return fallback(recorded, pattern, R.self, reportUnstubbed: false)
+        return fallback(recorded, pattern, R.self, reportUnstubbed: false, standIn: standIn)
     }
 
     /// Answers a call to an `async throws` member.
     public func answerAsyncThrowing<R>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false
+        reading: Bool = false, standIn: R? = nil
     ) async throws -> R {
         let resolution = resolve(method, arguments, getter, nil, R.self, reading: reading)
         guard case .stub(let stub, let recorded, let passed) = resolution, case .async(let body) = stub.answer else {
-            return try evaluateThrowing(resolution, pattern)
+            return try evaluateThrowing(resolution, pattern, standIn: standIn)
         }
         do {
             if let value = cast(try await body(passed), R.self, stub, recorded) { return value }
         } catch let mismatch as StubSignatureMismatch {
             report(Self.signatureMessage(recorded, mismatch, stub: stub), at: stub.location)
         }
-        return try fallbackThrowing(recorded, pattern, R.self, reportUnstubbed: false)
+        return try fallbackThrowing(recorded, pattern, R.self, reportUnstubbed: false, standIn: standIn)
     }
 
     /// Answers a call to a member that throws only `E` (`throws(E)`, sync or `async`): an error of another
     /// type from a stub is reported, and the default returned.
     public func answerAsyncThrowing<R, E: Error>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false, throwing: E.Type
+        reading: Bool = false, throwing: E.Type, standIn: R? = nil
     ) async throws(E) -> R {
         do {
             return try await answerAsyncThrowing(
-                method, arguments, pattern: pattern, storedAs: getter, reading: reading)
+                method, arguments, pattern: pattern, storedAs: getter, reading: reading, standIn: standIn)
         } catch {
-            return try narrow(error, method, pattern, as: E.self)
+            return try narrow(error, method, pattern, as: E.self, standIn: standIn)
         }
     }
 
     /// The synchronous form of ``answerAsyncThrowing(_:_:pattern:storedAs:reading:throwing:)``.
     public func answerThrowing<R, E: Error>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
-        reading: Bool = false, throwing: E.Type
+        reading: Bool = false, throwing: E.Type, standIn: R? = nil
     ) throws(E) -> R {
         do {
-            return try answerThrowing(method, arguments, pattern: pattern, storedAs: getter, reading: reading)
+            return try answerThrowing(
+                method, arguments, pattern: pattern, storedAs: getter, reading: reading, standIn: standIn)
         } catch {
-            return try narrow(error, method, pattern, as: E.self)
+            return try narrow(error, method, pattern, as: E.self, standIn: standIn)
         }
     }
 
@@ -188,11 +194,11 @@ extension SpyState {
         return .unstubbed(call)
     }
 
-    func evaluate<R>(_ resolution: Resolution<R>, _ pattern: String) -> R {
+    func evaluate<R>(_ resolution: Resolution<R>, _ pattern: String, standIn: R? = nil) -> R {
         guard case .stub(let stub, let call, let passed) = resolution else {
             if case .value(let value) = resolution { return value }
             guard case .unstubbed(let call) = resolution else { fatalError("unreachable") }
-            return fallback(call, pattern, R.self, reportUnstubbed: true)
+            return fallback(call, pattern, R.self, reportUnstubbed: true, standIn: standIn)
         }
         switch stub.answer {
         case .value(let value):
@@ -210,15 +216,15 @@ extension SpyState {
         case .async:
             report(Self.asyncStubMessage(call, stub: stub), at: stub.location)
         }
-        return fallback(call, pattern, R.self, reportUnstubbed: false)
+        return fallback(call, pattern, R.self, reportUnstubbed: false, standIn: standIn)
     }
 
     /// The answer of a synchronous member that throws, once the call is recorded.
-    func evaluateThrowing<R>(_ resolution: Resolution<R>, _ pattern: String) throws -> R {
+    func evaluateThrowing<R>(_ resolution: Resolution<R>, _ pattern: String, standIn: R? = nil) throws -> R {
         guard case .stub(let stub, let call, let passed) = resolution else {
             if case .value(let value) = resolution { return value }
             guard case .unstubbed(let call) = resolution else { fatalError("unreachable") }
-            return try fallbackThrowing(call, pattern, R.self, reportUnstubbed: true)
+            return try fallbackThrowing(call, pattern, R.self, reportUnstubbed: true, standIn: standIn)
         }
         switch stub.answer {
         case .value(let value):
@@ -234,7 +240,7 @@ extension SpyState {
         case .async:
             report(Self.asyncStubMessage(call, stub: stub), at: stub.location)
         }
-        return try fallbackThrowing(call, pattern, R.self, reportUnstubbed: false)
+        return try fallbackThrowing(call, pattern, R.self, reportUnstubbed: false, standIn: standIn)
     }
 
     /// `value` as the member's return type, or nil after reporting that the stub's value doesn't fit.
@@ -245,9 +251,12 @@ extension SpyState {
     }
 
     /// What a member answers when nothing else does: the default (after reporting, in strict mode, when
-    /// `reportUnstubbed`), or, for a type without one, a stop with the call named.
-    func fallback<R>(_ call: CallRecorder.Call?, _ pattern: String, _: R.Type, reportUnstubbed: Bool) -> R {
-        let value = SpyDefaults.value(R.self)
+    /// `reportUnstubbed`), or, for a type without one, a stop with the call named. A member returning `Self`
+    /// passes the spy itself as `standIn`, which then is its default.
+    func fallback<R>(
+        _ call: CallRecorder.Call?, _ pattern: String, _: R.Type, reportUnstubbed: Bool, standIn: R? = nil
+    ) -> R {
+        let value = standIn ?? SpyDefaults.value(R.self)
         if reportUnstubbed { reportIfStrict(call, pattern, R.self, outcome: value == nil ? .stop : .default) }
         if let value { return value }
         fatalError(Self.noDefaultMessage(call, spy: spyName, pattern: pattern, returnType: R.self))
@@ -255,9 +264,9 @@ extension SpyState {
 
     /// As ``fallback(_:_:_:reportUnstubbed:)``, but a type without a default throws ``SpyError`` instead.
     func fallbackThrowing<R>(
-        _ call: CallRecorder.Call?, _ pattern: String, _: R.Type, reportUnstubbed: Bool
+        _ call: CallRecorder.Call?, _ pattern: String, _: R.Type, reportUnstubbed: Bool, standIn: R? = nil
     ) throws -> R {
-        let value = SpyDefaults.value(R.self)
+        let value = standIn ?? SpyDefaults.value(R.self)
         if reportUnstubbed { reportIfStrict(call, pattern, R.self, outcome: value == nil ? .throw : .default) }
         if let value { return value }
         throw SpyError(unstubbed: call.map(\.description) ?? pattern, returnType: R.self)
@@ -272,13 +281,13 @@ extension SpyState {
 
     /// An error thrown where only `E` may be: `E` itself, or a report and the default (or a stop).
     private func narrow<R, E: Error>(
-        _ error: any Error, _ method: String, _ pattern: String, as _: E.Type
+        _ error: any Error, _ method: String, _ pattern: String, as _: E.Type, standIn: R? = nil
     ) throws(E) -> R {
         if let typed = error as? E { throw typed }
         // Unstubbed with no default, where nothing may be thrown: the issue is reported already.
         if let unstubbed = error as? SpyError { fatalError(unstubbed.description) }
         report(Self.wrongErrorMessage(method, error: error, errorType: E.self))
-        if let value = SpyDefaults.value(R.self) { return value }
+        if let value = standIn ?? SpyDefaults.value(R.self) { return value }
         fatalError(Self.noDefaultMessage(nil, spy: spyName, pattern: pattern, returnType: R.self))
     }
 }

@@ -116,9 +116,13 @@ public final class SpyState: Sendable {
             return nil
         }
         var recorded = arguments
+        var inouts: [(index: Int, box: any AnySpyInout)] = []
         for index in recorded.indices {
             if let closure = recorded[index] as? SpyClosure {
                 recorded[index] = closure.isNil ? nil : CallRecorder.Argument.closure
+            } else if let box = recorded[index] as? any AnySpyInout {
+                recorded[index] = box.currentValue
+                inouts.append((index, box))
             }
         }
         let location = location
@@ -127,6 +131,7 @@ public final class SpyState: Sendable {
                 method, arguments: recorded, fileID: location.fileID, filePath: location.filePath,
                 line: location.line, column: location.column)
         else { return nil }
+        for (index, box) in inouts { box.markRecorded(recorder, order: call.order, index: index) }
         return (call, attachment as? [Stub] ?? [])
     }
 

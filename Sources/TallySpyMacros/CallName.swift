@@ -32,6 +32,11 @@ struct CallName {
         /// Left out of the calls' static members, recorded as `<closure>`.
         var isClosure: Bool
         var isOptionalClosure: Bool
+        /// `borrowing` or `consuming` in the requirement: the static member borrows it too, and records it
+        /// through `SpyState.borrowed(_:)`, as the spy does.
+        var hasOwnership = false
+        /// `Self`: compared by identity, as the spy records it.
+        var isSelf = false
     }
 }
 
@@ -128,7 +133,8 @@ extension CallName.Argument {
         }
         self.init(
             label: parameter.label.map(CallName.unbackticked), name: parameter.name, callType: type,
-            isVariadic: parameter.isVariadic, isClosure: closure, isOptionalClosure: parameter.isOptionalClosure)
+            isVariadic: parameter.isVariadic, isClosure: closure, isOptionalClosure: parameter.isOptionalClosure,
+            hasOwnership: parameter.hasOwnership && type != "Any?", isSelf: parameter.isSelf)
     }
 }
 

@@ -176,7 +176,10 @@ extension Requirement {
                 name = second ?? first
             }
             let closure = ClosureShape(parameter.type)
-            return Parameter(
+            let specifiers =
+                parameter.type.as(AttributedTypeSyntax.self)?.specifiers.tokens(viewMode: .sourceAccurate)
+                .map(\.tokenKind) ?? []
+            var result = Parameter(
                 label: label,
                 name: name == "_" ? "argument\(index)" : name,
                 type: parameter.type,
@@ -186,6 +189,9 @@ extension Requirement {
                 isOptionalClosure: closure.isClosure && closure.isOptional,
                 isThrowingClosure: closure.isClosure && !closure.isOptional && closure.isThrowing,
                 isAsyncClosure: closure.isAsync)
+            result.isInout = specifiers.contains(.keyword(.inout))
+            result.hasOwnership = specifiers.contains(.keyword(.borrowing)) || specifiers.contains(.keyword(.consuming))
+            return result
         }
     }
 }

@@ -61,6 +61,16 @@ struct Parameter {
     /// A closure that can throw: a `rethrows` member rethrows from the first one.
     var isThrowingClosure: Bool
     var isAsyncClosure: Bool
+    /// `inout`: the implementation passes a `SpyInout` box and writes back what the stub left in it.
+    var isInout = false
+    /// `borrowing` or `consuming`: the value may be noncopyable, so it is recorded through
+    /// `SpyState.borrowed(_:)`.
+    var hasOwnership = false
+
+    /// `Self` or `Self?`: another spy, recorded by identity (its dump would be a whole spy).
+    var isSelf: Bool {
+        ["Self", "Self?"].contains(TypeErasure.plain(type))
+    }
 }
 
 extension Requirement {

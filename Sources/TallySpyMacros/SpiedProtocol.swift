@@ -159,19 +159,6 @@ extension SpiedProtocol {
         for modifier in modifiers where modifier.name.tokenKind == .keyword(.optional) {
             diagnostics.append(SpyDiagnostic.optionalRequirement.diagnose(at: modifier, removing: Syntax(modifier)))
         }
-        // An inout parameter: its stub would get a copy, and what it wrote would be lost.
-        let parameters =
-            decl.as(FunctionDeclSyntax.self)?.signature.parameterClause.parameters
-            ?? decl.as(InitializerDeclSyntax.self)?.signature.parameterClause.parameters ?? []
-        for parameter in parameters {
-            guard let attributed = parameter.type.as(AttributedTypeSyntax.self),
-                attributed.specifiers.tokens(viewMode: .sourceAccurate).contains(where: {
-                    $0.tokenKind == .keyword(.inout)
-                })
-            else { continue }
-            let name = (parameter.secondName ?? parameter.firstName).text
-            diagnostics.append(SpyDiagnostic.inoutParameter.diagnose(at: parameter, name))
-        }
     }
 }
 #endif

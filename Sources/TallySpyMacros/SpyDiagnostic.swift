@@ -12,7 +12,6 @@ enum SpyDiagnostic: String {
     case restatingNotAName
     case objcProtocol
     case optionalRequirement
-    case inoutParameter
 
     func message(_ detail: String = "") -> String {
         switch self {
@@ -31,10 +30,6 @@ enum SpyDiagnostic: String {
             return "@Spy cannot generate a spy for an @objc protocol (its spy would have to be an NSObject)"
         case .optionalRequirement:
             return "@Spy cannot implement optional requirements: the spy's implementation would not be used"
-        case .inoutParameter:
-            return "@Spy cannot spy on the inout parameter '\(detail)': a stub could not write through it, so the "
-                + "spy would hide what the real member does; take the value and return the new one, or write "
-                + "this spy by hand on CallRecorder"
         }
     }
 

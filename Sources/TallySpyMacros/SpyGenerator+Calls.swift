@@ -44,7 +44,8 @@ extension SpyGenerator {
         let signature = taken.map { "\($0.label ?? "_"):\($0.callType)\($0.isVariadic ? "..." : "")" }
         guard seen.insert("func \(call.base)(\(signature.joined(separator: ",")))").inserted else { return lines }
         let parameters = taken.map { argument in
-            "\(SpyGenerator.names(label: argument.label, name: argument.name)): \(argument.callType)"
+            "\(SpyGenerator.names(label: argument.label, name: argument.name)): "
+                + (argument.hasOwnership ? "borrowing " : "") + argument.callType
                 + (argument.isVariadic ? "..." : "")
         }
         let values = call.arguments.enumerated().map { index, argument -> String in
@@ -54,6 +55,8 @@ extension SpyGenerator {
                 return "TallyTesting.CallRecorder.Argument.byIdentity(\(argument.name))"
             }
             if argument.isOptionalClosure { return "TallyTesting.CallRecorder.Argument.closure(\(argument.name))" }
+            if argument.hasOwnership { return "TallySpy.SpyState.borrowed(\(argument.name))" }
+            if argument.isSelf { return "TallyTesting.CallRecorder.Argument.byIdentity(\(argument.name))" }
             return argument.name
         }
         lines.append(

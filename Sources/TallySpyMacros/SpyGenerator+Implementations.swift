@@ -117,7 +117,9 @@ extension SpyGenerator {
         receiver: String? = nil, assign: Bool = false
     ) -> String {
         let receiver = receiver ?? self.receiver(requirement)
-        let introducer = assign ? "let _: Void = " : "return "
+        let introducer = inoutBoxes(requirement) + (assign ? "let _: Void = " : "return ")
+        // An instance member returning `Self` answers with the spy itself when nothing else does.
+        let returnsSelf = !requirement.isStatic && ["Self", "Self?"].contains(requirement.returnType ?? "")
         let isAsync = requirement.isAsync
         let nonEscaping = requirement.parameters.filter(\.isNonEscapingClosure)
         let recorded = quoted(call.recorded)
@@ -125,7 +127,7 @@ extension SpyGenerator {
         if requirement.throwing == .rethrows, let rethrown = requirement.parameters.first(where: \.isThrowingClosure) {
             let answer = entry(
                 receiver, isAsync ? "answerAsyncThrowing" : "answerThrowing", call, storedAs: storage,
-                reading: reading, parameters: requirement.parameters)
+                reading: reading, parameters: requirement.parameters, standIn: returnsSelf)
             let awaiting = isAsync ? "await " : ""
             var text = "\(awaiting)\(receiver).result { try \(awaiting)\(answer) }"
             for closure in nonEscaping.reversed() {
@@ -151,7 +153,7 @@ extension SpyGenerator {
             marker
             + entry(
                 receiver, name, call, storedAs: storage, reading: reading, parameters: requirement.parameters,
-                throwing: typedError)
+                throwing: typedError, standIn: returnsSelf)
         for closure in nonEscaping.reversed() {
             let effects = typedError.map { " throws(\($0))" } ?? ""
             text =
@@ -164,7 +166,8 @@ extension SpyGenerator {
     private func entry(
         _ receiver: String, _ name: String, _ call: CallName, storedAs storage: String? = nil,
         reading: Bool = false, storing: String? = nil, arguments: [CallName.Argument]? = nil,
-        parameters: [Parameter] = [], weakly: Bool = false, throwing typedError: String? = nil
+        parameters: [Parameter] = [], weakly: Bool = false, throwing typedError: String? = nil,
+        standIn: Bool = false
     ) -> String {
         let list: String
         if let arguments {
@@ -178,16 +181,37 @@ extension SpyGenerator {
         if let storing { text += ", storing: \(quoted(storing))" }
         if weakly { text += ", weakly: true" }
         if let typedError { text += ", throwing: \(typedError).self" }
+        if standIn { text += ", standIn: self" }
         return text + ")"
     }
 
-    /// `[id, TallySpy.SpyClosure(completion)]`.
+    /// `[id, TallySpy.SpyClosure(completion), _spyInout2, TallySpy.SpyState.borrowed(token)]`.
     private func argumentList(_ parameters: [Parameter]) -> String {
-        let values = parameters.map { parameter -> String in
-            parameter.isClosure || parameter.isOptionalClosure
-                ? "TallySpy.SpyClosure(\(parameter.name))" : parameter.name
+        let values = parameters.enumerated().map { index, parameter -> String in
+            if parameter.isInout { return "_spyInout\(index)" }
+            if parameter.isClosure || parameter.isOptionalClosure { return "TallySpy.SpyClosure(\(parameter.name))" }
+            if parameter.hasOwnership { return "TallySpy.SpyState.borrowed(\(parameter.name))" }
+            if parameter.isSelf { return "TallyTesting.CallRecorder.Argument.byIdentity(\(parameter.name))" }
+            return parameter.name
         }
         return "[" + values.joined(separator: ", ") + "]"
+    }
+
+    /// For each `inout` parameter, the box the call passes instead of the value, and the write-back when
+    /// the call returns (or throws, as Swift writes an `inout` argument back then too):
+    ///
+    /// ```swift
+    /// let _spyInout0 = TallySpy.SpyInout(value)
+    /// defer { value = _spyInout0.finish() }
+    /// ```
+    private func inoutBoxes(_ requirement: Requirement) -> String {
+        requirement.parameters.enumerated().filter(\.element.isInout).map { index, parameter in
+            """
+            let _spyInout\(index) = TallySpy.SpyInout(\(parameter.name))
+            defer { \(parameter.name) = _spyInout\(index).finish() }
+
+            """
+        }.joined()
     }
 }
 

@@ -40,6 +40,13 @@ package struct Ledger<Entry: Sendable>: Sendable {
     /// Forgets every entry and what was accounted for.
     ///
     /// - Returns: the watchers to tell.
+    /// Replaces the newest entry `matching` accepts with `update`'s result; false when there is none.
+    package mutating func updateLast(where matching: (Entry) -> Bool, _ update: (Entry) -> Entry) -> Bool {
+        guard let index = entries.lastIndex(where: matching) else { return false }
+        entries[index] = update(entries[index])
+        return true
+    }
+
     package mutating func removeAll() -> [UInt64: Watcher] {
         entries.removeAll()
         accounted.removeAll()

@@ -37,6 +37,37 @@ import Testing
         ticker.expectNothingElse()
     }
 
+    @Test func genericAndInoutMembersUnderEightThreadsStayExact() async throws {
+        let threads = 8
+        let callsPerThread = 20_000
+        let accumulator = AccumulatorSpy()
+        accumulator.stub(.fold) { (total: SpyInout<Int>, thread: Int) in total.value += thread + 1 }
+        await onNewThreads(threads) { thread in
+            var total = 0
+            for index in 0..<callsPerThread {
+                accumulator.add(index, thread: thread)
+                accumulator.fold(&total, thread: thread)
+            }
+            #expect(total == callsPerThread * (thread + 1))
+        }
+
+        #expect(accumulator.expectCount(threads * callsPerThread, of: .add))
+        #expect(accumulator.expectCount(threads * callsPerThread, of: .fold))
+        // Each fold recorded the total it was given and the one it wrote back, per thread in order.
+        var totals = [Int](repeating: 0, count: threads)
+        for call in accumulator.calls(to: .fold) {
+            let thread = try #require(call.arguments[1].value?.intValue)
+            let before = try #require(call.arguments[0].value?.intValue)
+            guard before == totals[thread], call.written == [0: .value(.int(before + thread + 1))] else {
+                Issue.record("thread \(thread): \(call) where \(totals[thread]) was due")
+                return
+            }
+            totals[thread] = before + thread + 1
+        }
+        #expect(totals == (0..<threads).map { callsPerThread * ($0 + 1) })
+        accumulator.expectNothingElse()
+    }
+
     @Test func stubbingExpectingAndWaitingWhileOtherThreadsCall() async {
         let ticker = TickerSpy(mode: .relaxed)
         let unexpected = LockedBox<[Int]>([])

@@ -1,5 +1,6 @@
 #if SpyMacro
 import Foundation
+import Tally
 import TallySpy
 import TallyTesting
 import Testing
@@ -67,6 +68,27 @@ import Testing
         ]
         let line = #line + 1
         expectIssue(atLine: line, containing: fragments) { users.expectCalled(.find(name: "Grace")) }
+    }
+
+    @Test func aPredicateMatchesWhatAnExactValueCannotSay() {
+        let users = usedSpy()
+        #expect(users.expectCalled(.find) { $0.arguments[0].value?.stringValue?.hasPrefix("A") == true })
+        let line = #line + 5
+        expectIssue(
+            atLine: line,
+            containing: [
+                "Expected a call to log(_:) that the predicate accepts, but it turned down 1 recorded call to log(_:):\n  [0] log(\"a\")"
+            ]
+        ) {
+            users.expectCalled(.log) { $0.arguments == ["b"] }
+        }
+        let secondLine = #line + 4
+        expectIssue(
+            atLine: secondLine,
+            containing: ["the 1 call it accepts was accounted for already:\n  [1] find(name: \"Ada\")"]
+        ) {
+            users.expectCalled(.find) { _ in true }
+        }
     }
 
     @Test func expectNotCalledFailsForTheMemberOrForTheseArguments() {

@@ -81,6 +81,16 @@ final class SpyXCTests: XCTestCase {
         XCTAssertTrue(message?.contains("+   arguments: (name: \"Ada\")") == true, message ?? "")
     }
 
+    func testAPredicateThatAcceptsNoCallFailsOnceAtTheCallersLine() {
+        let users = usedSpy()
+        XCTAssertTrue(users.expectCalled(.log) { $0.arguments == ["a"] })
+        let message = expectOneFailure { users.expectCalled(.find) { $0.arguments == ["Grace"] } }
+        XCTAssertTrue(
+            message?.contains(
+                "Expected a call to find(name:) that the predicate accepts, but it turned down 1 recorded call"
+            ) == true, message ?? "")
+    }
+
     func testExpectNotCalledAndCountFail() {
         let users = usedSpy()
         let notCalled = expectOneFailure { users.expectNotCalled(.log) }

@@ -72,6 +72,42 @@ extension CallExpecting {
         recorder.expectCalled(matching: call.expected, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    /// Expects a call that `call` matches and `predicate` accepts: an argument matcher, for what an exact
+    /// value cannot say (a range, a prefix, one field of a model).
+    ///
+    /// ```swift
+    /// users.expectCalled(.fetch) { $0.arguments[0].value?.intValue ?? 0 > 100 }
+    /// tracker.expectCalled(.track) { call in
+    ///     call.arguments[0].value?.stringValue?.hasPrefix("checkout_") == true
+    /// }
+    /// ```
+    ///
+    /// The predicate sees each call as recorded (``CallRecorder/Call``): its ``CallRecorder/Call/arguments``
+    /// converted when the call was made, and ``CallRecorder/Call/written`` for `inout` parameters. Accounts
+    /// for one call, the first that matches and that no expectation accounted for yet.
+    ///
+    /// - Parameters:
+    ///   - call: The member, with any arguments (`.fetch`) or these (`.fetch(id: 1)`).
+    ///   - fileID: Where a failure is reported; the caller's line by default.
+    ///   - filePath: See `fileID`.
+    ///   - line: See `fileID`.
+    ///   - column: See `fileID`.
+    ///   - predicate: Whether a recorded call is the one expected.
+    /// - Returns: Whether the expectation held. If not, one issue was reported at the caller's line.
+    @discardableResult
+    public func expectCalled(
+        _ call: ExpectedCall,
+        fileID: StaticString = #fileID,
+        filePath: StaticString = #filePath,
+        line: UInt = #line,
+        column: UInt = #column,
+        where predicate: (CallRecorder.Call) -> Bool
+    ) -> Bool {
+        recorder.expectCalled(
+            matching: call.expected, where: predicate, fileID: fileID, filePath: filePath, line: line,
+            column: column)
+    }
+
     /// Expects no call that `call` matches: no call to the member at all (`.fetch`), or none with these
     /// arguments (`.fetch(id: 2)`).
     ///

@@ -29,10 +29,24 @@ extension CallRecorder {
         /// ```
         public let order: Int
 
-        init(method: String, arguments: [Argument], order: Int) {
+        /// What the call's `inout` parameters held when it returned, by argument index; their values
+        /// before the call are in ``arguments``. Empty for a call without `inout` parameters, and for a
+        /// call that has not returned yet.
+        ///
+        /// ```swift
+        /// // func normalize(_ value: inout String), called with "Hello", its stub lowercasing it
+        /// let call = try #require(spy.calls(to: .normalize).first)
+        /// #expect(call.arguments == ["Hello"])
+        /// #expect(call.written == [0: "hello"])
+        /// print(call)  // normalize("Hello" -> "hello")
+        /// ```
+        public let written: [Int: Argument]
+
+        init(method: String, arguments: [Argument], order: Int, written: [Int: Argument] = [:]) {
             self.method = method
             self.arguments = arguments
             self.order = order
+            self.written = written
         }
     }
 }
@@ -41,7 +55,7 @@ extension CallRecorder.Call: CustomStringConvertible {
     /// The call as Swift would write it, with the method's argument labels:
     /// `logEvent(named: "test", properties: ["key": "value"])`.
     public var description: String {
-        CallRecorder.render(method: method, arguments: arguments)
+        CallRecorder.render(method: method, arguments: arguments, written: written)
     }
 }
 
@@ -90,7 +104,15 @@ extension CallRecorder {
     /// `logEvent(named: "test", properties: nil)`; `delegate(nil)` for a name without parentheses, or
     /// `delegate` with no arguments (a property read); `fetch(id:) with (1, 2)` when the arguments don't fit
     /// the labels.
-    static func render(method: String, arguments: [Argument]) -> String {
+    static func render(method: String, arguments: [Argument], written: [Int: Argument] = [:]) -> String {
+        guard written.isEmpty else {
+            // An inout argument shows what it held before and after: `normalize("Hello" -> "hello")`.
+            let shown = arguments.indices.map { index in
+                Argument.dump(
+                    arguments[index].description + (written[index].map { " -> " + $0.description } ?? ""))
+            }
+            return render(method: method, arguments: shown)
+        }
         guard let open = method.firstIndex(of: "("), method.last == ")" else {
             guard !arguments.isEmpty else { return method }
             return method + "(" + arguments.map(\.description).joined(separator: ", ") + ")"

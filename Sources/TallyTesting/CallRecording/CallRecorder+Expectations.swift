@@ -87,6 +87,17 @@ extension CallRecorder {
         return fail(Self.unmatchedMessage(for: expected, in: calls), fileID, filePath, line, column)
     }
 
+    /// ``expectCalled(matching:fileID:filePath:line:column:)`` for a call `predicate` also accepts: for
+    /// `CallExpecting/expectCalled(_:fileID:filePath:line:column:where:)`.
+    @discardableResult
+    package func expectCalled(
+        matching expected: ExpectedCall, where predicate: (Call) -> Bool, fileID: StaticString,
+        filePath: StaticString, line: UInt, column: UInt
+    ) -> Bool {
+        guard let calls = accountForFirst({ expected.matches($0) && predicate($0) }) else { return true }
+        return fail(Self.unmatchedMessage(for: expected, where: predicate, in: calls), fileID, filePath, line, column)
+    }
+
     /// Expects no call to `method`, whatever its arguments: the negative test ("removing an item logs
     /// nothing").
     ///

@@ -114,6 +114,39 @@ extension CallRecorder {
 
     /// Why `expectCalled` found no call to account for: none matches `expected` (with a diff against the
     /// closest call), or every match was accounted for by an earlier expectation.
+    /// Why no call matched `expected` with `predicate`: the calls to the member the predicate turned down,
+    /// or those it accepted that were accounted for already.
+    static func unmatchedMessage(for expected: ExpectedCall, where predicate: (Call) -> Bool, in calls: [Call])
+        -> String
+    {
+        let what = expected.arguments == nil ? "a call to \(expected.method)" : "the call \(expected)"
+        let candidates = calls.indices.filter { expected.matches(calls[$0]) }
+        let accepted = candidates.filter { predicate(calls[$0]) }
+        guard accepted.isEmpty else {
+            return """
+                Expected \(what) that the predicate accepts and no other expectation accounted for, but the \
+                \(count(accepted.count, "call it accepts was", "calls it accepts were")) accounted for already:
+                \(accepted.map { "  [\($0)] \(calls[$0])" }.joined(separator: "\n"))
+
+                \(listing(calls))
+                """
+        }
+        guard !candidates.isEmpty else {
+            return """
+                Expected \(what) that the predicate accepts, but no call to \(expected.method) was recorded.
+
+                \(listing(calls))
+                """
+        }
+        return """
+            Expected \(what) that the predicate accepts, but it turned down \
+            \(count(candidates.count, "recorded call", "recorded calls")) to \(expected.method):
+            \(candidates.map { "  [\($0)] \(calls[$0])" }.joined(separator: "\n"))
+
+            \(listing(calls))
+            """
+    }
+
     static func unmatchedMessage(for expected: ExpectedCall, in calls: [Call]) -> String {
         let matching = calls.indices.filter { expected.matches(calls[$0]) }
         guard matching.isEmpty else {

@@ -283,6 +283,19 @@ public final class CallRecorder: CallExpecting {
         .map { ($0.0, $0.2) }
     }
 
+    /// Adds to a recorded call what its `inout` parameters held when it returned (see ``Call/written``).
+    /// Nothing happens when the call is gone (cleared meanwhile).
+    package func recordWritten(_ value: Any?, at index: Int, ofCallOrdered order: Int) {
+        let argument = Argument(value)
+        _ = state.withLock { state in
+            state.ledger.updateLast(where: { $0.order == order }) { call in
+                var written = call.written
+                written[index] = argument
+                return Call(method: call.method, arguments: call.arguments, order: call.order, written: written)
+            }
+        }
+    }
+
     /// A call to `method` that is not recorded, with what TallySpy attached to the method: for a property
     /// read the spy answers without recording it.
     package func unrecordedCall(_ method: String, arguments: [Any?]) -> (call: Call, attachment: (any Sendable)?) {
