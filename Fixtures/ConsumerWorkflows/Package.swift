@@ -6,7 +6,7 @@ import PackageDescription
 // (issue 24): the app's tests record events for `tally validate` and `tally coverage` (run through the tools
 // package in Tools/, as README's "Run the tally command line" says), a process-level test with a collector in
 // exhaustive mode, `DestinationConformance` on the app's own destination, and an `@Spy` facade with a weak
-// delegate. `check` (called by .ci/check-consumer) runs it all; `WorkflowFailingTests` must fail.
+// delegate, and a spy of a test protocol refining a spied protocol of another module (Payments). `check` (called by .ci/check-consumer) runs it all; `WorkflowFailingTests` must fail.
 //
 // The traits are the ones these tests need: `SpyMacro` for `@Spy`, `Collector` for the collector a test
 // starts in its own process (it turns on `Plans`, with which the collector checks events against a plan
@@ -20,12 +20,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "Shop", dependencies: [.product(name: "Tally", package: "Tally")]),
+        // A feature module whose public protocol carries `@Spy`; the tests refine it (issue 36).
+        .target(name: "Payments", dependencies: [.product(name: "TallySpy", package: "Tally")]),
         // The "app": tracks the events its arguments name into the collector TALLY_COLLECTOR names.
         .executableTarget(name: "shop-app", dependencies: ["Shop", .product(name: "Tally", package: "Tally")]),
         .testTarget(
             name: "WorkflowTests",
             dependencies: [
-                "Shop", "shop-app",
+                "Shop", "shop-app", "Payments",
                 .product(name: "TallyTesting", package: "Tally"),
                 .product(name: "TallySpy", package: "Tally"),
                 .product(name: "TallyCollector", package: "Tally"),

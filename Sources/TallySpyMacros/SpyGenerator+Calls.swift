@@ -36,7 +36,7 @@ extension SpyGenerator {
             lines.append(
                 """
                 /// A call to `\(call.recorded)`\(what).
-                static var \(SwiftKeywords.escaped(name)): Self { \(value) }
+                \(access)static var \(SwiftKeywords.escaped(name)): Self { \(value) }
                 """)
         }
         let taken = call.arguments.filter { !$0.isClosure }
@@ -62,7 +62,7 @@ extension SpyGenerator {
         lines.append(
             """
             /// A call to `\(call.recorded)` with these arguments.
-            static func \(SwiftKeywords.escaped(call.base))(\(parameters.joined(separator: ", "))) -> Self {
+            \(access)static func \(SwiftKeywords.escaped(call.base))(\(parameters.joined(separator: ", "))) -> Self {
                 Self(.call(\(quoted(call.recorded)), with: \(values.joined(separator: ", "))))
             }
             """)

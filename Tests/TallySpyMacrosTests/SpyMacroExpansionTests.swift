@@ -260,13 +260,13 @@ struct SpyMacroExpansionTests {
             @TallySpy._SpyCalls(
                 #"""
                 /// A call to `show(_:)` with any arguments.
-                static var show: Self { Self(.call("show(_:)")) }
+                public static var show: Self { Self(.call("show(_:)")) }
                 /// A call to `show(_:)` with these arguments.
-                static func show(_ title: String) -> Self {
+                public static func show(_ title: String) -> Self {
                     Self(.call("show(_:)", with: title))
                 }
                 /// A call to `refresh()` with any arguments.
-                static var refresh: Self { Self(.call("refresh()")) }
+                public static var refresh: Self { Self(.call("refresh()")) }
                 """#
             )
             public protocol ScreenSpyCalls: TallySpy.SpyCallProtocol {
