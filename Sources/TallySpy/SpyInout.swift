@@ -22,7 +22,7 @@ import TallyTesting
 /// ```
 ///
 /// The call is recorded with the value the caller passed; when it returns, the value written back is added
-/// to it (``TallyTesting/CallRecorder/Call/written``). Without a stub the value comes back unchanged.
+/// to it (`CallRecorder.Call.written`). Without a stub the value comes back unchanged.
 ///
 /// A `SpyInout` lives for one call, on the caller's thread or task: a stub must not keep it or hand it to
 /// another thread.
@@ -79,7 +79,7 @@ extension SpyState {
     /// `<noncopyable Token>`, since the value itself cannot be kept.
     ///
     /// - Parameter value: The argument.
-    /// - Returns: A ``TallyTesting/CallRecorder/Argument`` naming the type.
+    /// - Returns: A `CallRecorder.Argument` naming the type.
     public static func borrowed<T: ~Copyable>(_ value: borrowing T) -> Any? {
         CallRecorder.Argument.dump("<noncopyable \(String(describing: T.self))>")
     }

@@ -87,7 +87,7 @@ extension SpyState {
         }
     }
 
-    /// The synchronous form of ``answerAsyncThrowing(_:_:pattern:storedAs:reading:throwing:)``.
+    /// The synchronous form of ``answerAsyncThrowing(_:_:pattern:storedAs:reading:throwing:standIn:)``.
     public func answerThrowing<R, E: Error>(
         _ method: String, _ arguments: [Any?] = [], pattern: String, storedAs getter: String? = nil,
         reading: Bool = false, throwing: E.Type, standIn: R? = nil
@@ -100,7 +100,7 @@ extension SpyState {
         }
     }
 
-    /// Ends a call to a `rethrows` member: `result` is what ``answerThrowing(_:_:pattern:storedAs:reading:)``
+    /// Ends a call to a `rethrows` member: `result` is what ``answerThrowing(_:_:pattern:storedAs:reading:standIn:)``
     /// answered, inside `withoutActuallyEscaping`, which cannot throw in a `rethrows` member.
     ///
     /// It throws only when `closure`, the member's first throwing closure parameter, can throw (`E` is then

@@ -5,7 +5,7 @@ import Tally
 /// What a generated spy holds: its ``CallRecorder``, its stubs and the values set on its properties.
 ///
 /// `@Spy` gives every spy one `SpyState` and implements each requirement with one call into it (see
-/// ``answer(_:_:pattern:storedAs:reading:storing:weakly:)`` and its relatives), so the spy itself has no
+/// ``answer(_:_:pattern:storedAs:reading:storing:weakly:standIn:)`` and its relatives), so the spy itself has no
 /// mutable state. Tests use the spy's own API (``SpyProtocol``) instead; this type is public because the
 /// generated code lives in the test's module.
 ///
