@@ -73,22 +73,15 @@ import Testing
     @Test func aPredicateMatchesWhatAnExactValueCannotSay() {
         let users = usedSpy()
         #expect(users.expectCalled(.find) { $0.arguments[0].value?.stringValue?.hasPrefix("A") == true })
-        let line = #line + 5
-        expectIssue(
-            atLine: line,
-            containing: [
-                "Expected a call to log(_:) that the predicate accepts, but it turned down 1 recorded call to log(_:):\n  [0] log(\"a\")"
-            ]
-        ) {
-            users.expectCalled(.log) { $0.arguments == ["b"] }
-        }
-        let secondLine = #line + 4
-        expectIssue(
-            atLine: secondLine,
-            containing: ["the 1 call it accepts was accounted for already:\n  [1] find(name: \"Ada\")"]
-        ) {
-            users.expectCalled(.find) { _ in true }
-        }
+        let turnedDown = [
+            "Expected a call to log(_:) that the predicate accepts, but it turned down 1 recorded call to log(_:):",
+            "  [0] log(\"a\")",
+        ]
+        let line = #line + 1
+        expectIssue(atLine: line, containing: turnedDown) { users.expectCalled(.log) { $0.arguments == ["b"] } }
+        let accounted = ["the 1 call it accepts was accounted for already:\n  [1] find(name: \"Ada\")"]
+        let secondLine = #line + 1
+        expectIssue(atLine: secondLine, containing: accounted) { users.expectCalled(.find) { _ in true } }
     }
 
     @Test func expectNotCalledFailsForTheMemberOrForTheseArguments() {
