@@ -12,7 +12,7 @@ import Tally
 ///     await DestinationConformance(
 ///         makeDestination: { MyBackendDestination(client: backend) },
 ///         receivedCount: { _ in backend.receivedEvents.count },
-///         reset: { backend.clear() }
+///         reset: { _ in backend.clear() }
 ///     ).run()
 /// }
 /// ```
