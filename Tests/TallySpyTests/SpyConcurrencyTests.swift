@@ -39,7 +39,7 @@ import Testing
 
     @Test func genericAndInoutMembersUnderEightThreadsStayExact() async throws {
         let threads = 8
-        let callsPerThread = 20_000
+        let callsPerThread = 10_000
         let accumulator = AccumulatorSpy()
         accumulator.stub(.fold) { (total: SpyInout<Int>, thread: Int) in total.value += thread + 1 }
         await onNewThreads(threads) { thread in
