@@ -50,6 +50,8 @@ struct TallyCommand: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         var code: Int32
         do {
+            // A renamed command (tally plan lint) is answered with its new name (RenamedCommand.swift).
+            try RenamedCommand.reject(Array(CommandLine.arguments.dropFirst()))
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

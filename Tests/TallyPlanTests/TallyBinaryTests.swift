@@ -86,7 +86,55 @@ struct TallyBinaryTests {
         for command in ["lint", "gen", "validate", "coverage", "privacy-manifest"] {
             #expect(result.standardOutput.contains("\n  \(command) "), "tally --help lists \(command)")
         }
-        #expect(!result.standardOutput.contains("\n  plan "))
+        for renamed in ["plan", "check", "demo"] {
+            #expect(!result.standardOutput.contains("\n  \(renamed) "), "tally --help hides the renamed \(renamed)")
+        }
+    }
+
+    /// Runs a renamed command and returns its standard error, once checked to be a usage error (64) that
+    /// ArgumentParser did not word as unexpected arguments.
+    private func renamedCommandError(_ arguments: [String]) throws -> String {
+        let result = try TallyBinary.run(arguments)
+        #expect(result.exitCode == 64)
+        #expect(result.standardOutput.isEmpty)
+        #expect(!result.standardError.contains("nexpected argument"))
+        return result.standardError
+    }
+
+    @Test func planLintAnswersWithLint() throws {
+        let error = try renamedCommandError(["plan", "lint", "--warnings-as-errors", "tracking-plan.yaml"])
+        #expect(
+            error.hasPrefix(
+                "Error: 'tally plan lint' is now 'tally lint': tally lint --warnings-as-errors tracking-plan.yaml\n"))
+    }
+
+    @Test func planAnswersWithLint() throws {
+        let error = try renamedCommandError(["plan", "My Plan's.yaml"])
+        #expect(error.hasPrefix("Error: 'tally plan' is now 'tally lint': tally lint 'My Plan'\\''s.yaml'\n"))
+    }
+
+    @Test func checkAnswersWithValidate() throws {
+        let error = try renamedCommandError(["check", "--plan", "tracking-plan.yaml", ".build/recordings"])
+        #expect(
+            error.hasPrefix(
+                "Error: 'tally check' is now 'tally validate': tally validate --plan tracking-plan.yaml .build/recordings\n"
+            ))
+        let bare = try renamedCommandError(["check"])
+        #expect(bare.hasPrefix("Error: 'tally check' is now 'tally validate'.\n"))
+    }
+
+    @Test func demoAnswersWithTheExamplesDemo() throws {
+        let error = try renamedCommandError(["demo", "--quiet"])
+        #expect(
+            error.hasPrefix(
+                "Error: 'tally demo' is now the examples' demo, run in Tally's repository: swift run --package-path Examples demo --quiet\n"
+            ))
+    }
+
+    @Test func onlyTheFirstArgumentCanBeARenamedCommand() throws {
+        let result = try TallyBinary.run(["lint", "plan"])
+        #expect(result.exitCode == 66)
+        #expect(!result.standardError.contains("is now"))
     }
 
     @Test(arguments: [["lint", "--help"], ["gen", "--help"], ["privacy-manifest", "--help"]])
