@@ -27,6 +27,10 @@ import TallyTesting
 /// A `SpyInout` lives for one call, on the caller's thread or task: a stub must not keep it or hand it to
 /// another thread.
 public final class SpyInout<Value>: @unchecked Sendable {
+    // @unchecked Sendable: the box crosses into the spy's `[Any?]` arguments and its `@Sendable` stubs, but
+    // only the one call it belongs to touches it, on that call's thread or task (the generated member, the
+    // recording, the stub it runs, then `finish()`), one after another.
+
     /// The argument's current value: what the caller passed, until a stub writes another.
     public var value: Value
 
