@@ -96,7 +96,7 @@ let package = Package(
         ),
         // The build plugin's tool: `tally gen` without the command line's dependencies.
         .executableTarget(
-            name: "tally-plan-generator", dependencies: ["TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
+            name: "tally-plan-generator", dependencies: ["Tally", "TallyPlan"], path: "Sources/TallyPlanGeneratorTool"),
         // Helpers shared by this repository's own tests; not a product.
         .target(name: "TallyTestSupport", path: "Sources/TallyTestSupport"),
         .testTarget(
