@@ -97,6 +97,50 @@ struct ConsentScreen {
     #expect(screen.analytics.consent(for: .advertising) == .denied)
 }
 
+/// "Signing out": where the app signs the user out.
+struct AccountSession {
+    let analytics: AnalyticsClient
+
+    func userSignedOut() {
+        analytics.setConsent(.notAsked, for: .analytics)  // the account's answer: the next user gives their own
+        analytics.reset()  // a new anonymous id; what still waits is dropped
+        // .advertising stays: App Tracking Transparency answers for the device
+    }
+}
+
+@Test func signingOutClearsTheAccountsAnswerAndKeepsTheDevices() async {
+    let memory = InMemoryDestination()
+    var configuration = AnalyticsClient.Configuration()
+    configuration.consentRequired = [.analytics, .advertising]
+    let analytics = AnalyticsClient(destinations: [memory], configuration: configuration)
+    analytics.setConsent(.granted, for: .analytics)
+    analytics.setConsent(.granted, for: .advertising)
+
+    AccountSession(analytics: analytics).userSignedOut()
+    #expect(analytics.consent(for: .analytics) == .notAsked)
+    #expect(analytics.consent(for: .advertising) == .granted)
+    analytics.track("app_opened")  // the next user's: waits for their answer
+    analytics.track(Event("ad_clicked").needing(.advertising))
+    await analytics.flush()
+    #expect(memory.events.map(\.name) == ["ad_clicked"])
+    #expect(analytics.statistics.heldForConsent == 1)
+}
+
+// Why the answer is cleared before the reset: an event tracked between the two waits, and the reset drops it.
+@Test func anEventBetweenClearingAndResetGoesWithTheUserItBelongsTo() async {
+    let memory = InMemoryDestination()
+    var configuration = AnalyticsClient.Configuration()
+    configuration.consentRequired = [.analytics]
+    let analytics = AnalyticsClient(destinations: [memory], configuration: configuration)
+    analytics.setConsent(.granted, for: .analytics)
+    analytics.setConsent(.notAsked, for: .analytics)
+    analytics.track("tapped_while_signing_out")
+    analytics.reset()
+    await analytics.flush()
+    #expect(memory.events.isEmpty)
+    #expect(analytics.statistics.dropped == [.resetWhileHeld: 1])
+}
+
 /// The personal-data block, where the app starts its client.
 func startAnalytics(firebase: any Destination, sha256: @escaping @Sendable (String) -> String) -> AnalyticsClient {
     let personal = PersonalDataProcessor(

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyCollector
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -39,4 +40,23 @@ func runCheckoutAgainst(_ url: URL, session: String) async throws {
     request.httpBody = Data(#"{"event": "Order Completed", "userId": "u1"}"#.utf8)
     let (_, response) = try await URLSession.shared.data(for: request)
     guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+}
+
+/// A stand-in for the helper "Testing with the collector" leaves to the reader, which runs `tally collect
+/// --port 0` in a `Process` and reads its address from the first line it prints. Here the same server runs in
+/// this process (the fixture cannot count on a built `tally`, nor on `Process` on every platform it compiles
+/// for); `terminate()` stops it as a signal stops the command, without waiting.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+struct TallyCollectProcess: Sendable {
+    let url: URL
+    private let collector: Collector
+
+    static func start() async throws -> TallyCollectProcess {
+        let collector = try await Collector.start()
+        return TallyCollectProcess(url: collector.url, collector: collector)
+    }
+
+    func terminate() {
+        Task { [collector] in await collector.stop() }
+    }
 }

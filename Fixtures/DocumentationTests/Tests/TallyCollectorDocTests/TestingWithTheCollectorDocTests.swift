@@ -50,3 +50,17 @@ func uiTestAgainstARunningCollector() async {
     events.expectTracked(.named("Order Completed"))
     await collector.stop()
 }
+
+// "Stopping a `tally collect` process": the process stops after the async check took its last read. Under
+// `@Test(.exhaustive)` with the same `defer`, the check read after the process had stopped.
+@available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+@Test func checkoutSendsOnlyOrderCompletedToTallyCollect() async throws {
+    let collector = try await TallyCollectProcess.start()  // your helper: runs `tally collect --port 0`
+    defer { collector.terminate() }  // runs after the check's last read below
+    try await withExhaustiveCheck {
+        let events = CollectorReader(url: collector.url)
+        try await runCheckoutAgainst(collector.url, session: events.session)
+        await events.waitForEvent(.named("Order Completed"))
+        events.expectTracked(.named("Order Completed"))
+    }
+}
