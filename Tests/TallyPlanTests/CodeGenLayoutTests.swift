@@ -41,6 +41,7 @@ struct CodeGenLayoutTests {
                 items: { type: array, items: { type: [boolean, "null"] } }
               item_categories_of_the_cart: { type: array, items: { type: string }, required: true }
               loyalty_points_earned: { const: 1234567 }
+              delivery_time_window_choice: { enum: [morning, afternoon] }
           - name: onboarding_step_viewed
             kind: screen
             description: One step.
@@ -157,6 +158,13 @@ struct CodeGenLayoutTests {
                         public enum ShippingMethod:
                             Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable
                         {
+                """))
+        // A parameter whose type is too long for a line breaks before the type's last member.
+        #expect(
+            source.contains(
+                """
+                        deliveryTimeWindowChoice: PlannedEvents.CheckoutCompletedAfterThePaymentStep
+                            .DeliveryTimeWindowChoice? = nil,
                 """))
         #expect(source.contains(#"            "loyalty_points_earned": .int(1_234_567),"#))
         #expect(source.contains(#"            "step": .int(step)"# + "\n        ]\n"))

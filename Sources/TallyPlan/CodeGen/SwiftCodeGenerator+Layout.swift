@@ -76,13 +76,29 @@ extension SwiftCodeGenerator {
         return [indent + head + "("] + filled(arguments, indent: indent + level, last: ")" + tail)
     }
 
-    /// `items` separated by commas, as many on a line as fit; `last` follows the last item.
-    static func filled(_ items: [String], indent: String, last: String) -> [String] {
+    /// `items` separated by commas, as many on a line as fit; `last` follows the last item. With
+    /// `breaksQualifiedTypes` (parameters), an item too long for a line of its own breaks before the last
+    /// member of its qualified type (`PlannedEvents.Event` then `.Size? = nil` one level deeper), or before
+    /// every member when the head is still too long, as swift-format breaks it; the next item starts a new
+    /// line.
+    static func filled(
+        _ items: [String], indent: String, last: String, breaksQualifiedTypes: Bool = false
+    ) -> [String] {
         var lines: [String] = []
         var current = ""
         for (index, item) in items.enumerated() {
             let piece = item + (index < items.count - 1 ? "," : last)
-            if current.isEmpty {
+            if breaksQualifiedTypes, !fits(indent + piece), let dot = piece.lastIndex(of: ".") {
+                if !current.isEmpty { lines.append(current) }
+                if fits(indent + piece[..<dot]) {
+                    lines += [indent + piece[..<dot], indent + level + piece[dot...]]
+                } else {
+                    // The head does not fit either: a break before every member.
+                    let parts = piece.split(separator: ".", omittingEmptySubsequences: false)
+                    lines += [indent + parts[0]] + parts.dropFirst().map { indent + level + "." + $0 }
+                }
+                current = ""
+            } else if current.isEmpty {
                 current = indent + piece
             } else if fits(current + " " + piece) {
                 current += " " + piece

@@ -173,7 +173,7 @@ public struct SwiftCodeGenerator: Sendable {
             // swift-format's layout of a declaration too long for a line: the parameters fill the lines after
             // the parenthesis, and the closing parenthesis starts the line of the result type.
             lines.append("\(indent)public static func \(event.factoryName)(")
-            lines += Self.filled(parameters, indent: indent + Self.level, last: "")
+            lines += Self.filled(parameters, indent: indent + Self.level, last: "", breaksQualifiedTypes: true)
             lines.append("\(indent)) -> Event {")
         }
 
