@@ -24,10 +24,12 @@ let package = Package(
         .target(name: "Payments", dependencies: [.product(name: "TallySpy", package: "Tally")]),
         // The "app": tracks the events its arguments name into the collector TALLY_COLLECTOR names.
         .executableTarget(name: "shop-app", dependencies: ["Shop", .product(name: "Tally", package: "Tally")]),
+        // What both test targets use to launch the app; not a product.
+        .target(name: "ShopAppLauncher", path: "Tests/ShopAppLauncher"),
         .testTarget(
             name: "WorkflowTests",
             dependencies: [
-                "Shop", "shop-app", "Payments",
+                "Shop", "shop-app", "ShopAppLauncher", "Payments",
                 .product(name: "TallyTesting", package: "Tally"),
                 .product(name: "TallySpy", package: "Tally"),
                 .product(name: "TallyCollector", package: "Tally"),
@@ -36,7 +38,7 @@ let package = Package(
         .testTarget(
             name: "WorkflowFailingTests",
             dependencies: [
-                "Shop", "shop-app",
+                "Shop", "shop-app", "ShopAppLauncher",
                 .product(name: "TallyTesting", package: "Tally"),
                 .product(name: "TallyCollector", package: "Tally"),
             ]

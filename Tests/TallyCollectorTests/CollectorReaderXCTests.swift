@@ -3,32 +3,13 @@ import Foundation
 import Tally
 @testable import TallyCollector
 import TallyTesting
+import TallyTestSupport
 import XCTest
 
 /// `CollectorReader` in XCTest: its failures reach XCTest once each, at the expectation's line, with the
 /// message.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
-final class CollectorReaderXCTests: XCTestCase {
-    private var captured: [(message: String, line: Int)] = []
-    private var capturing = false
-
-    #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? -1))
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        captured.append((description, lineNumber))
-    }
-    #endif
-
+final class CollectorReaderXCTests: FailureCapturingTestCase {
     func testPassingExpectationsOnACollectorSessionRecordNothing() async throws {
         let collector = try await Collector.start()
         let reader = CollectorReader(url: collector.url)

@@ -1,5 +1,6 @@
 #if Delivery
 import TallyDelivery
+import TallyTestSupport
 import Testing
 
 /// A timer on an injected clock sleeps until an instant that the engine's seconds read as its deadline or

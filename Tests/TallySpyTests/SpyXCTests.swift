@@ -1,64 +1,13 @@
 #if SpyMacro
 import Foundation
 import TallySpy
+import TallyTestSupport
 import XCTest
 
 /// The generated spies under XCTest: each failure reaches XCTest once, at the expectation's file and line,
 /// with the message the Swift Testing suites check. Linux's XCTest has no `XCTExpectFailure`, so this class
-/// catches its own failures in `recordFailure` (as CallRecorderXCTests does).
-final class SpyXCTests: XCTestCase {
-    private struct Failure {
-        var message: String
-        var filePath: String
-        var line: Int
-    }
-
-    private var caught: [Failure]?
-
-    #if !canImport(Darwin)
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard caught != nil else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
-    }
-    #endif
-
-    /// Runs `body`, which must fail exactly once: in `failureFile` (this file by default), at `failureLine`
-    /// (the caller's line by default; any line when `failureFile` is given without one).
-    private func expectOneFailure(
-        inFile failureFile: String? = nil, atLine failureLine: Int? = nil, file: StaticString = #filePath,
-        line: UInt = #line, _ body: () -> Void
-    ) -> String? {
-        caught = []
-        #if canImport(Darwin)
-        XCTExpectFailure(strict: true) {
-            body()
-        } issueMatcher: { [self] issue in
-            caught?.append(
-                Failure(
-                    message: issue.compactDescription,
-                    filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-            return true
-        }
-        #else
-        body()
-        #endif
-        let failures = caught ?? []
-        caught = nil
-        XCTAssertEqual(failures.count, 1, "expected exactly one failure", file: file, line: line)
-        guard let failure = failures.first else { return nil }
-        XCTAssertEqual(failure.filePath, failureFile ?? "\(file)", file: file, line: line)
-        if failureFile == nil || failureLine != nil {
-            XCTAssertEqual(failure.line, failureLine ?? Int(line), "reported at another line", file: file, line: line)
-        }
-        return failure.message
-    }
-
+/// catches its own failures (`FailureCapturingTestCase`).
+final class SpyXCTests: FailureCapturingTestCase {
     private func usedSpy() -> UserServiceSpy {
         let users = UserServiceSpy(mode: .relaxed)
         users.log("a")

@@ -1,4 +1,5 @@
 import Tally
+import TallyTestSupport
 import TallyTesting
 import Testing
 
@@ -35,7 +36,7 @@ struct EventMatcherEqualityTests {
     }
 
     @Test func agreesWithEqualityOnManyGeneratedPairs() {
-        var generator = SplitMix(seed: 2026)
+        var generator = SplitMix64(seed: 2026)
         func pick<T>(_ choices: [T]) -> T { choices[Int(generator.next() % UInt64(choices.count))] }
         // Keys and strings of 0 to 17 bytes, across the summary's 8-byte words, some with a "K" or an "é"
         // that `respell` writes another way.
@@ -98,18 +99,5 @@ func respell(_ value: PropertyValue) -> PropertyValue {
     case .string(let string): .string(respell(string))
     case .double(let double) where double == 0: .double(double.sign == .minus ? 0.0 : -0.0)
     default: value
-    }
-}
-
-/// A small seeded generator, so the generated pairs are the same on every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

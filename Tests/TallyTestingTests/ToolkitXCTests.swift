@@ -1,44 +1,12 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import XCTest
 
 /// The toolkit in XCTest: passing expectations stay quiet, failing ones reach XCTest once, at the
 /// expectation's line, with the message.
-final class ToolkitXCTests: XCTestCase {
-    private var captured: [(message: String, file: String, line: Int)] = []
-    private var capturing = false
-
-    /// Runs `body` and returns the failures it recorded instead of failing the test with them.
-    private func failures(in body: () -> Void) -> [(message: String, file: String, line: Int)] {
-        captured = []
-        capturing = true
-        body()
-        capturing = false
-        return captured
-    }
-
-    #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        captured.append(
-            (
-                issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
-                issue.sourceCodeContext.location?.lineNumber ?? -1
-            ))
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        captured.append((description, filePath, lineNumber))
-    }
-    #endif
-
+final class ToolkitXCTests: FailureCapturingTestCase {
     func testPassingExpectationsRecordNothing() {
         let spy = AnalyticsSpy()
         spy.track("login_tapped", ["action": "tap"])

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import XCTest
 
@@ -7,28 +8,9 @@ import XCTest
 /// records nothing, and a wrong one records one short failure per broken rule, at the line of `run()`, with
 /// the messages the Swift Testing suite checks.
 ///
-/// On Linux, XCTest has no `XCTExpectFailure`: the class catches its own failures where XCTest records them.
-final class DestinationConformanceXCTests: XCTestCase {
-    private var captured: [(message: String, line: Int)] = []
-    private var capturing = false
-
-    #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? -1))
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        captured.append((description, lineNumber))
-    }
-    #endif
-
+/// On Linux, XCTest has no `XCTExpectFailure`: the class catches its own failures where XCTest records them
+/// (`FailureCapturingTestCase`).
+final class DestinationConformanceXCTests: FailureCapturingTestCase {
     func testARightDestinationUnderExhaustiveModeRecordsNothing() async {
         capturing = true
         let broken = await withExhaustiveCheck {

@@ -132,14 +132,24 @@ extension Pipeline {
                     depth = eventDepth
                     FeedbackDepth.set(depth)
                 }
-                if let reason = prepare(&items[index].envelope!)
-                    ?? (gate.isOpen ? nil : consent(&items[index], gate: &gate))
-                {
-                    items[index].kind = .dropped
-                    if reason != Self.held { drops[reason, default: 0] += 1 }
-                } else {
+                let fate: Fate =
+                    if let reason = prepare(&items[index].envelope!) {
+                        .dropped(reason)
+                    } else if gate.isOpen {
+                        .kept
+                    } else {
+                        consent(&items[index], gate: &gate)
+                    }
+                switch fate {
+                case .kept:
                     kept += 1
                     if items[index].envelope!.destinations != nil { routed = true }
+                case .held:
+                    // Not a drop: the event is in the consent hold, counted there.
+                    items[index].kind = .dropped
+                case .dropped(let reason):
+                    items[index].kind = .dropped
+                    drops[reason, default: 0] += 1
                 }
             }
         }
@@ -147,21 +157,28 @@ extension Pipeline {
         return (events, kept, routed)
     }
 
-    /// Not a drop: the event moved into the consent hold.
-    private static let held = DropReason(rawValue: "")
+    /// What becomes of one event of a batch.
+    private enum Fate {
+        /// It goes on to the destinations.
+        case kept
+        /// It moved into the consent hold: not a drop, it waits for the user's answer.
+        case held
+        /// It is dropped, and counted under the reason.
+        case dropped(DropReason)
+    }
 
-    /// Lets the event through when the user granted its purpose or nothing gates it (nil, with what the
-    /// client knew in ``Envelope/consent``), drops it when they denied it, or
-    /// moves it into the hold (``held``) while they have not answered, or drops it when the hold is full.
+    /// Lets the event through when the user granted its purpose or nothing gates it (``Fate/kept``, with
+    /// what the client knew in ``Envelope/consent``), drops it when they denied it, or moves it into the hold
+    /// (``Fate/held``) while they have not answered, or drops it when the hold is full.
     /// Only called once the app uses consent (``ConsentGate/isOpen`` is false).
-    private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> DropReason? {
+    private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> Fate {
         let answer = gate.answer(for: item.envelope!.event.purpose)
         switch answer {
         case .granted, .notRequired:
             item.envelope!.consent = answer
-            return nil
+            return .kept
         case .denied:
-            return .consentDenied
+            return .dropped(.consentDenied)
         case .notAsked:
             if gate.isFull {
                 accounting.problems.reportOnce(
@@ -170,10 +187,10 @@ extension Pipeline {
                         "The consent hold is full (\(gate.capacity) events); events waiting for the user's answer are dropped until the user answers",
                         outcome: .dropped, eventName: item.envelope!.reportName),
                     depth: FeedbackDepth.current)
-                return .consentHoldFull
+                return .dropped(.consentHoldFull)
             }
             gate.hold(item.envelope.take()!, sequence: item.sequence)
-            return Self.held
+            return .held
         }
     }
 

@@ -1,4 +1,5 @@
 import Tally
+import TallyTestSupport
 import TallyTesting
 import XCTest
 
@@ -7,62 +8,9 @@ private typealias Fixtures = CallRecordingFixtures
 /// The same expectations under XCTest: each failure reaches XCTest once, at the assertion's file and line,
 /// with the message the Swift Testing suites check.
 ///
-/// Linux's XCTest has no `XCTExpectFailure`, and IssueReporting's `withExpectedIssue` reports "unavailable"
-/// there, so on Linux this class catches its own failures where XCTest records them: `XCTFail`, which
-/// IssueReporting calls, ends in the test case's `recordFailure(withDescription:inFile:atLine:expected:)`.
-/// On Apple platforms it uses `XCTExpectFailure` with an issue matcher.
-final class CallRecorderXCTests: XCTestCase {
-    private struct Failure {
-        var message: String
-        var filePath: String
-        var line: Int
-    }
-
-    /// Failures caught while `expectOneFailure` runs its body; nil otherwise.
-    private var caught: [Failure]?
-
-    #if !canImport(Darwin)
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard caught != nil else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        caught?.append(Failure(message: description, filePath: filePath, line: lineNumber))
-    }
-    #endif
-
-    /// Runs `body`, which must fail exactly once: at `atLine` of `inFile` when given, else at the caller's line.
-    /// Returns the failure's message.
-    private func expectOneFailure(
-        inFile failureFile: String? = nil, atLine failureLine: Int? = nil,
-        file: StaticString = #filePath, line: UInt = #line, _ body: () -> Void
-    ) -> String? {
-        caught = []
-        #if canImport(Darwin)
-        XCTExpectFailure(strict: true) {
-            body()
-        } issueMatcher: { [self] issue in
-            caught?.append(
-                Failure(
-                    message: issue.compactDescription,
-                    filePath: issue.sourceCodeContext.location?.fileURL.path ?? "",
-                    line: issue.sourceCodeContext.location?.lineNumber ?? 0))
-            return true
-        }
-        #else
-        body()
-        #endif
-        let failures = caught ?? []
-        caught = nil
-        XCTAssertEqual(failures.count, 1, "expected exactly one failure", file: file, line: line)
-        guard let failure = failures.first else { return nil }
-        XCTAssertEqual(failure.filePath, failureFile ?? "\(file)", file: file, line: line)
-        XCTAssertEqual(failure.line, failureLine ?? Int(line), "reported at another line", file: file, line: line)
-        return failure.message
-    }
-
+/// Linux's XCTest has no `XCTExpectFailure`, so the class catches its own failures where XCTest records them
+/// (`FailureCapturingTestCase`).
+final class CallRecorderXCTests: FailureCapturingTestCase {
     private func loggedTestEvent() -> Fixtures.HippoAnalyticsClientSpy {
         let hippo = Fixtures.HippoAnalyticsClientSpy()
         Fixtures.EventLogger(hippoAnalyticsClient: hippo).log(name: "test", properties: ["key": "value"])

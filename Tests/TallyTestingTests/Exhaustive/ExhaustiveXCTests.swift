@@ -1,46 +1,15 @@
 import Foundation
 import Tally
+import TallyTestSupport
 import TallyTesting
 import XCTest
 
 /// Exhaustive mode in XCTest: `withExhaustiveCheck` around a test's body reports through XCTest once per
 /// recorder, at the line that created it, with the message the Swift Testing suites check.
 ///
-/// On Linux, XCTest has no `XCTExpectFailure`: the class catches its own failures where XCTest records them.
-final class ExhaustiveXCTests: XCTestCase {
-    private var captured: [(message: String, file: String, line: Int)] = []
-    private var capturing = false
-
-    /// Runs `body` and returns the failures it recorded instead of failing the test with them.
-    private func failures(in body: () -> Void) -> [(message: String, file: String, line: Int)] {
-        captured = []
-        capturing = true
-        body()
-        capturing = false
-        return captured
-    }
-
-    #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        captured.append(
-            (
-                issue.compactDescription, issue.sourceCodeContext.location?.fileURL.path ?? "",
-                issue.sourceCodeContext.location?.lineNumber ?? -1
-            ))
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        captured.append((description, filePath, lineNumber))
-    }
-    #endif
-
+/// On Linux, XCTest has no `XCTExpectFailure`: the class catches its own failures where XCTest records them
+/// (`FailureCapturingTestCase`).
+final class ExhaustiveXCTests: FailureCapturingTestCase {
     func testEverythingAccountedForRecordsNothing() {
         let recorded = failures {
             withExhaustiveCheck {
@@ -119,9 +88,7 @@ final class ExhaustiveXCTests: XCTestCase {
 /// The documented way to make every test of an XCTest class exhaustive: `invokeTest` runs each test inside
 /// `withExhaustiveCheck`. Each test here leaves one event over on purpose, and `invokeTest` checks that
 /// exactly that was reported, for a synchronous and an asynchronous test.
-final class ExhaustiveInvokeTestXCTests: XCTestCase {
-    private var captured: [(message: String, line: Int)] = []
-    private var capturing = false
+final class ExhaustiveInvokeTestXCTests: FailureCapturingTestCase {
     /// The line each test created its spy on.
     private var spyLine = 0
 
@@ -137,23 +104,6 @@ final class ExhaustiveInvokeTestXCTests: XCTestCase {
             return XCTFail("expected one exhaustive failure at line \(spyLine), got \(reported)")
         }
     }
-
-    #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        captured.append((issue.compactDescription, issue.sourceCodeContext.location?.lineNumber ?? -1))
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        captured.append((description, lineNumber))
-    }
-    #endif
 
     func testASynchronousTestIsChecked() {
         spyLine = #line + 1

@@ -1,5 +1,6 @@
 import Foundation
 import Shop
+import ShopAppLauncher
 import Tally
 import TallyCollector
 import TallyTesting

@@ -1,13 +1,15 @@
 import Foundation
 
 /// Runs the fixture's `shop-app` executable, the "app", against a collector, as a UI test launches an app.
-enum ShopApp {
-    struct Failed: Error, CustomStringConvertible {
-        let description: String
+/// Shared by WorkflowTests and WorkflowFailingTests.
+package enum ShopApp {
+    /// Why the app could not be found, started, or exited with a failure.
+    package struct Failed: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The built `shop-app`: next to the test bundle (macOS) or the test executable (Linux).
-    static var executable: URL {
+    package static var executable: URL {
         get throws {
             var folders = Bundle.allBundles.filter { $0.bundleURL.pathExtension == "xctest" }
                 .map { $0.bundleURL.deletingLastPathComponent() }
@@ -22,7 +24,7 @@ enum ShopApp {
     }
 
     /// Runs the app with the collector's variables, waiting at most `timeout` seconds for it to exit.
-    static func run(_ arguments: [String], collector: URL, session: String, timeout: Double = 60) async throws {
+    package static func run(_ arguments: [String], collector: URL, session: String, timeout: Double = 60) async throws {
         #if os(macOS) || os(Linux)
         let process = Process()
         process.executableURL = try executable
