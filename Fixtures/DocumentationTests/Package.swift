@@ -107,6 +107,14 @@ let package = Package(
         // TallySpy (the SpyMacro trait): its landing page, and "Generating spies with @Spy".
         .testTarget(name: "TallySpyDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
         .testTarget(name: "GeneratingSpiesDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
+        // "Upgrading Tally": the code after each change.
+        .testTarget(
+            name: "UpgradingTallyDocTests",
+            dependencies: [
+                "PlannedApp", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally"),
+                .product(name: "TallyDelivery", package: "Tally"),
+            ]
+        ),
         // The examples of the public libraries' doc comments (Quick Help, the DocC symbol pages), a file per
         // library, with what they leave implicit in a support file per library.
         .testTarget(
