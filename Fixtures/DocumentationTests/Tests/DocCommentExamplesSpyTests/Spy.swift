@@ -42,6 +42,6 @@ protocol UserService: Sendable {
     await withKnownIssue("the unstubbed call, reported") {
         // protocol UserService { func fetch(id: Int) async throws -> User }
         let users = UserServiceSpy()
-        await #expect(throws: SpyError.self) { try await users.fetch(id: 1) }   // nothing stubbed
+        await #expect(throws: SpyError.self) { try await users.fetch(id: 1) }  // nothing stubbed
     }
 }

@@ -35,4 +35,3 @@ func amplitudeLimitsExample(amplitude: Amplitude) {
     let destination = AmplitudeDestination(adapter: amplitude, limits: AmplitudeLimits(maximumStringLength: 255))
     _ = destination
 }
-

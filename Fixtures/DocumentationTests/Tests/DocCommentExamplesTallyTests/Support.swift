@@ -1,9 +1,9 @@
 // What Tally's doc-comment examples leave implicit: the app's types, the SDKs' callbacks, a UI test's `app`.
 
 import Foundation
+@preconcurrency import Mixpanel
 import Tally
 import UIKitStandIn
-@preconcurrency import Mixpanel
 
 struct FeedbackForm: Sendable {}
 

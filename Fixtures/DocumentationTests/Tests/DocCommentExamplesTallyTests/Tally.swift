@@ -15,8 +15,8 @@ import UIKitStandIn
 
 // BridgeBusyPolicy.
 func busyPolicies() {
-    let forms = SDKBridge<FeedbackForm>()                     // .reject
-    let tokens = SDKBridge<String>(whenBusy: .queue)         // callers take turns
+    let forms = SDKBridge<FeedbackForm>()  // .reject
+    let tokens = SDKBridge<String>(whenBusy: .queue)  // callers take turns
     _ = (forms, tokens)
 }
 
@@ -42,14 +42,14 @@ func bridgeErrors(bridge: SDKBridge<UIViewController>, id: String) async throws 
 @MainActor
 func completions(bridge: SDKBridge<UIViewController>, sdk: ResultFormSDK, id: String) async throws {
     let form = try await bridge.call { completion in
-        ThirdParty.delegate = FormDelegate(completion)    // delegate SDKs: one delegate per call
+        ThirdParty.delegate = FormDelegate(completion)  // delegate SDKs: one delegate per call
         ThirdParty.loadFeedbackForm(id)
     } cleanup: {
         ThirdParty.delegate = nil
     }
 
     let loaded = try await bridge.call { completion in
-        sdk.load(id, completion: { completion.resume(with: $0) })   // Result callbacks
+        sdk.load(id, completion: { completion.resume(with: $0) })  // Result callbacks
     }
     _ = (form, loaded)
 }
@@ -63,7 +63,7 @@ final class FormDelegate: ThirdPartyDelegate {
     func formDidFailLoading(error: ThirdPartyError) { completion.fail(error) }
 }
 
-let forms = SDKBridge<UIViewController>()    // a second load throws BridgeError.busy
+let forms = SDKBridge<UIViewController>()  // a second load throws BridgeError.busy
 
 @MainActor
 func loadForm(_ id: String) async throws -> UIViewController {
@@ -89,7 +89,7 @@ func fetchTokenExample(bridge: SDKBridge<String>, sdk: TokenSDK) async throws {
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @Test func bridgeTimesOutOnAManualClock() async throws {
     let bridge = SDKBridge<Void>()
-    let clock = ManualClock()                     // from TallyTesting
+    let clock = ManualClock()  // from TallyTesting
     let task = Task { try await bridge.call(timeout: .seconds(5), clock: clock) { _ in } }
     try await clock.waitForSleepers(count: 1)
     clock.advance(by: .seconds(5))
@@ -136,7 +136,7 @@ func setConsentExample(analytics: AnalyticsClient, att: TrackingAuthorizationSta
 func flushExample(analytics: AnalyticsClient) async {
     analytics.track("checkout_completed")
     let result = await analytics.flush()
-    if !result.isComplete { print(result) }   // "timed out; still held: vendor 120 events"
+    if !result.isComplete { print(result) }  // "timed out; still held: vendor 120 events"
 }
 
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -150,7 +150,7 @@ func flushTimeoutExample(analytics: AnalyticsClient) async {
 func shutdownExample(analytics: AnalyticsClient, logger: Logger) async {
     let result = await analytics.shutdown(timeout: .seconds(2))
     if !result.isComplete {
-        logger.warning("analytics: \(result)")   // "timed out; still held: vendor 120 events"
+        logger.warning("analytics: \(result)")  // "timed out; still held: vendor 120 events"
     }
 }
 
@@ -210,7 +210,8 @@ func firebaseResetExample(analytics: AnalyticsClient) async {
 
 // FirebaseLimits.
 func firebaseLimitsExample() {
-    let destination = FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self, limits: FirebaseLimits(maximumParameterValueLength: 500))
+    let destination = FirebaseDestination(
+        sdk: FirebaseAnalytics.Analytics.self, limits: FirebaseLimits(maximumParameterValueLength: 500))
     _ = destination
 }
 
@@ -222,7 +223,8 @@ func mixpanelExample() {
 }
 
 func mixpanelLimitsExample() {
-    let destination = MixpanelDestination(adapter: Mixpanel.mainInstance(), limits: MixpanelLimits(maximumPropertyCount: 100))
+    let destination = MixpanelDestination(
+        adapter: Mixpanel.mainInstance(), limits: MixpanelLimits(maximumPropertyCount: 100))
     _ = destination
 }
 
@@ -263,9 +265,9 @@ func segmentLimitsExample(segment: Segment.Analytics) {
 
 @Test func bigNumberInitializer() {
     let past64 = BigNumber("18446744073709551617")  // an integer past UInt64
-    let huge = BigNumber("1e400")                   // beyond the largest double
-    let small = BigNumber("12")                     // nil: use .int(12)
-    let fraction = BigNumber("0.1")                 // nil: use .double(0.1)
+    let huge = BigNumber("1e400")  // beyond the largest double
+    let small = BigNumber("12")  // nil: use .int(12)
+    let fraction = BigNumber("0.1")  // nil: use .double(0.1)
     #expect(past64 != nil && huge != nil && small == nil && fraction == nil)
 }
 
@@ -273,8 +275,8 @@ func segmentLimitsExample(segment: Segment.Analytics) {
 @Test func eventProperties() {
     var event = Event("menu_item_ordered", ["item_name": "Pizza"])
     event.properties["quantity"] = 2
-    let name = event.properties["item_name"]                               // .string("Pizza")
-    let merged = event.properties == ["item_name": "Pizza", "quantity": 2]   // true
+    let name = event.properties["item_name"]  // .string("Pizza")
+    let merged = event.properties == ["item_name": "Pizza", "quantity": 2]  // true
     for (key, value) in event.properties { print(key, value) }
     #expect(name == "Pizza" && merged)
 }
@@ -307,7 +309,7 @@ func reportNameExample(envelope: Envelope, context: DestinationContext) {
 }
 
 @Test func encodingAValue() throws {
-    let data = try JSONEncoder().encode(PropertyValue.array(["a", 1]))   // ["a",1]
+    let data = try JSONEncoder().encode(PropertyValue.array(["a", 1]))  // ["a",1]
     #expect(String(decoding: data, as: UTF8.self) == #"["a",1]"#)
 }
 
@@ -355,8 +357,8 @@ func contextExample(destinations: [any Destination]) {
 
 func filterExamples() {
     let processors: [any Processor] = [
-        .filter(kinds: [.track, .screen]),          // no identify, group or alias
-        .filter(excludingNames: ["debug_ping"]),    // everything but these
+        .filter(kinds: [.track, .screen]),  // no identify, group or alias
+        .filter(excludingNames: ["debug_ping"]),  // everything but these
         .filter(named: "no_test_users") { $0.userId?.hasPrefix("test-") != true },
     ]
     _ = processors
@@ -377,14 +379,14 @@ func processExample(envelope: Envelope) {
 func redactExamples() throws {
     let processors: [any Processor] = try [
         .redact(keys: ["email", "phone"]),
-        .redact(pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#),   // e-mail addresses anywhere
+        .redact(pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#),  // e-mail addresses anywhere
     ]
     _ = processors
 }
 
 func routeExamples() {
     let processors: [any Processor] = [
-        .route(names: ["purchase_completed"], to: ["firebase"]),   // purchases go to Firebase only
+        .route(names: ["purchase_completed"], to: ["firebase"]),  // purchases go to Firebase only
         .route(kinds: [.identify], to: ["mixpanel", "segment"]),
     ]
     _ = processors
@@ -392,8 +394,8 @@ func routeExamples() {
 
 func sampleExamples() {
     let processors: [any Processor] = [
-        .sample(rate: 0.1, seed: 42),               // one user in ten
-        .sample(rate: 0.5, seed: 7, by: .event),    // every other event, roughly
+        .sample(rate: 0.1, seed: 42),  // one user in ten
+        .sample(rate: 0.5, seed: 7, by: .event),  // every other event, roughly
     ]
     _ = processors
 }
@@ -448,7 +450,7 @@ func readEventsExample(url: URL) throws {
 
 func recordingFileExample(url: URL) throws {
     let file = try RecordingFile(contentsOf: url)
-    for problem in file.problems { print(problem) }      // app.jsonl:12: Not valid JSON: …
+    for problem in file.problems { print(problem) }  // app.jsonl:12: Not valid JSON: …
     let names = file.records.map(\.event.name)
     _ = names
 }

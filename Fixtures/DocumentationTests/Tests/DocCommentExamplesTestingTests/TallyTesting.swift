@@ -49,14 +49,14 @@ func callExpectingInOrder(sdk: FeedbackSDKSpy, hippo: HippoAnalyticsClientSpy) {
 
 func argumentForms() {
     let object = CallRecorder.Argument(["key": "value"] as [String: Any]?)  // .value(["key": "value"])
-    let null = CallRecorder.Argument(nil)                                   // .value(.null)
-    let item = CallRecorder.Argument(MenuItem(name: "Pizza"))               // .dump("MenuItem(name: \"Pizza\")")
+    let null = CallRecorder.Argument(nil)  // .value(.null)
+    let item = CallRecorder.Argument(MenuItem(name: "Pizza"))  // .dump("MenuItem(name: \"Pizza\")")
     _ = (object, null, item)
 }
 
 func argumentByIdentity(screenModel: MapScreenModel) {
     let model = CallRecorder.Argument.byIdentity(screenModel)  // .instance(type: "MapScreenModel", id: ...)
-    let home = CallRecorder.Argument.byIdentity("Home")         // .value("Home")
+    let home = CallRecorder.Argument.byIdentity("Home")  // .value("Home")
     _ = (model, home)
 }
 
@@ -277,7 +277,7 @@ final class LoginViewModelTests: XCTestCase {
     func testLoginTracksTheTap() {
         let spy = AnalyticsSpy()
         LoginViewModel(analytics: spy).login()
-        spy.expectTracked(.loginTapped)   // a second login_tapped would fail the test
+        spy.expectTracked(.loginTapped)  // a second login_tapped would fail the test
     }
 }
 
@@ -301,23 +301,23 @@ final class LoginReachesTheDestinationTests: XCTestCase {
 
 // ExhaustiveTrait, in a namespace: its suite has the name of the XCTest case above.
 enum SwiftTestingForm {
-@Suite(.exhaustive)
-struct LoginViewModelTests {
-    @Test func loginTracksTheTap() {
-        let spy = AnalyticsSpy()
-        LoginViewModel(analytics: spy).login()
-        spy.expectTracked(.loginTapped)
-        // No expectNothingElse(): a second login_tapped, or any other event, fails the test here,
-        // at the line that created the spy.
+    @Suite(.exhaustive)
+    struct LoginViewModelTests {
+        @Test func loginTracksTheTap() {
+            let spy = AnalyticsSpy()
+            LoginViewModel(analytics: spy).login()
+            spy.expectTracked(.loginTapped)
+            // No expectNothingElse(): a second login_tapped, or any other event, fails the test here,
+            // at the line that created the spy.
+        }
+
+        @Test(.exhaustive(false)) func aSmokeTestThatChecksOneEventOfMany() { /* ... */  }
     }
-
-    @Test(.exhaustive(false)) func aSmokeTestThatChecksOneEventOfMany() { /* ... */ }
-}
 }
 
-@Suite(.exhaustive) struct CheckoutTests { /* ... */ }
+@Suite(.exhaustive) struct CheckoutTests { /* ... */  }
 
-@Test(.exhaustive(false)) func aSmokeTest() { /* ... */ }
+@Test(.exhaustive(false)) func aSmokeTest() { /* ... */  }
 
 // expectDelivered(_:to:source:).
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
@@ -339,7 +339,7 @@ func matchers(spy: AnalyticsSpy) {
 func purposeMatcher(analytics: AnalyticsClient, memory: InMemoryDestination) async {
     analytics.track(Event("ad_clicked").needing(.advertising))
     await analytics.flush()
-    memory.expectNotTracked(.purpose(.advertising))   // the user has not answered yet
+    memory.expectNotTracked(.purpose(.advertising))  // the user has not answered yet
 }
 
 func sentWithoutConsentMatcher(memory: InMemoryDestination) {
@@ -366,10 +366,10 @@ func expectEventsExample(spy: AnalyticsSpy) {
 }
 
 func expectCountExample(recording: RecordingReader) {
-    recording.expectCount(3)                                            // verify(count: 3)
-    recording.expectCount(1, of: .kind(.screen))                        // verify(type:)
-    recording.expectCount(1, of: .named("Login"))                       // verify(id:)
-    recording.expectCount(2, of: .containing(["action": "tap"]))        // verify(data:)
+    recording.expectCount(3)  // verify(count: 3)
+    recording.expectCount(1, of: .kind(.screen))  // verify(type:)
+    recording.expectCount(1, of: .named("Login"))  // verify(id:)
+    recording.expectCount(2, of: .containing(["action": "tap"]))  // verify(data:)
     recording.expectCount(1, of: .named("login", containing: ["action": "tap"]))  // verify(idAndData:)
 }
 
@@ -382,7 +382,7 @@ func expectAllExample(spy: AnalyticsSpy) {
     let model = MenuItemDetailModel(item: .pizza, analytics: spy)
     model.onAppear()
     spy.expectTracked(.menuItemDetailVisited(itemName: "Pizza"))
-    spy.expectNothingElse()   // fails if onAppear also tracked something else, or twice
+    spy.expectNothingElse()  // fails if onAppear also tracked something else, or twice
 }
 
 // EventRecorder's scoped expectations.
@@ -430,13 +430,13 @@ func expectValidExample(planURL: URL, model: CheckoutModel, spy: AnalyticsSpy) t
 // EventRecorder's waiting.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func waitForEventExample(analytics: AnalyticsClient, memory: InMemoryDestination) async {
-    analytics.track("checkout_started")          // delivered on another thread
+    analytics.track("checkout_started")  // delivered on another thread
     await memory.waitForEvent(.named("checkout_started"))
 }
 
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 func waitForCountExample(recording: RecordingReader) async {
-    await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
+    await recording.waitForCount(3, timeout: .seconds(10))  // the app has tracked 3 events
 }
 
 // InMemoryDestination.
@@ -454,7 +454,7 @@ func waitForCountExample(recording: RecordingReader) async {
     let bridge = SDKBridge<Void>()
     let clock = ManualClock()
     let call = Task { try await bridge.call(timeout: .seconds(5), clock: clock) { _ in } }
-    try await clock.waitForSleepers(count: 1)     // the bridge's timer is now asleep
+    try await clock.waitForSleepers(count: 1)  // the bridge's timer is now asleep
     clock.advance(by: .seconds(5))
     await #expect(throws: BridgeError.timedOut(after: 5)) { try await call.value }
 }

@@ -11,7 +11,7 @@ import Testing
 /// Collector.Configuration.
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 func collectorConfigurationExample(planURL: URL) throws {
-    var configuration = Collector.Configuration()          // 127.0.0.1, a free port, in memory
+    var configuration = Collector.Configuration()  // 127.0.0.1, a free port, in memory
     configuration.database = .file("events.sqlite")
     configuration.plan = try PlanLoader.load(contentsOf: planURL).get()
 }
@@ -40,5 +40,5 @@ func collectorFileExample(folder: URL) async throws {
     var configuration = Collector.Configuration()
     configuration.database = .file(folder.appendingPathComponent("events.sqlite").path)
     let collector = try await Collector.start(configuration)
-    print(collector.url)                                     // http://127.0.0.1:52714
+    print(collector.url)  // http://127.0.0.1:52714
 }

@@ -22,6 +22,8 @@ extension PlannedEvents {
     }
 }
 
+// As `tally gen` writes it, with a trailing comma in every dictionary literal.
+// swift-format-ignore
 extension Event {
     /// The user ordered an item.
     ///
@@ -48,7 +50,7 @@ func countChangesExample(coverage: PlanCoverage, baseline: PlanCoverage) {
 /// PlanCoverage.
 func coverageExample(plan: TrackingPlan, recordedEvents: [Event], baseline: PlanCoverage) {
     let coverage = PlanCoverage(plan: plan, events: recordedEvents)
-    print(coverage.renderTable())                       // a terminal table
+    print(coverage.renderTable())  // a terminal table
     let regressions = coverage.regressions(since: baseline)
     _ = regressions
 }
@@ -63,13 +65,14 @@ func exportExample() throws {
 /// PlanLoader.
 func planLoaderExample() throws {
     let result = PlanLoader.load(contentsOf: URL(fileURLWithPath: "tracking-plan.yaml"))
-    for finding in result.diagnostics { print(finding) }   // plan.yaml:12:7: error: ...
+    for finding in result.diagnostics { print(finding) }  // plan.yaml:12:7: error: ...
     let plan = try result.get()
     _ = plan
 }
 
 /// TrackingPlan.init(text:).
 @Test func planFromText() throws {
+    // swift-format-ignore
     let plan = try TrackingPlan(text: """
         version: 1
         events:
@@ -83,8 +86,8 @@ func planLoaderExample() throws {
 @Test func propertyNamesCompareByScalars() {
     let composed: PropertyName = "caf\u{E9}"
     let decomposed: PropertyName = "cafe\u{301}"
-    print(composed == decomposed)                  // false
-    print(composed.string == decomposed.string)    // true: String compares canonically
+    print(composed == decomposed)  // false
+    print(composed.string == decomposed.string)  // true: String compares canonically
     #expect(composed != decomposed && composed.string == decomposed.string)
 }
 
@@ -142,8 +145,8 @@ func uncheckedKeywordExample(url: URL) {
 /// PrivacyManifest.
 func privacyManifestExample(plan: TrackingPlan, appManifestURL: URL) throws {
     let manifest = PrivacyManifest(plan: plan)
-    print(manifest.propertyListText)   // the entries, as an XML property list
-    let gaps = try manifest.gaps(in: Data(contentsOf: appManifestURL))   // what the app's file lacks
+    print(manifest.propertyListText)  // the entries, as an XML property list
+    let gaps = try manifest.gaps(in: Data(contentsOf: appManifestURL))  // what the app's file lacks
     _ = gaps
 }
 

@@ -27,7 +27,7 @@ protocol UserService: Sendable {
 /// SpyProtocol.init(mode:).
 @Test func spyModes() {
     let users = UserServiceSpy()
-    let quiet = UserServiceSpy(mode: .relaxed)   // unstubbed members return their defaults silently
+    let quiet = UserServiceSpy(mode: .relaxed)  // unstubbed members return their defaults silently
     _ = (users, quiet)
 }
 
@@ -52,7 +52,7 @@ protocol UserService: Sendable {
 @Test func propertyReads() {
     let map = MapViewProvidableSpy()
     map.recordsPropertyReads = true
-    map.stub(.delegate, returning: nil)   // or set it: a read unstubbed and unset is reported
+    map.stub(.delegate, returning: nil)  // or set it: a read unstubbed and unset is reported
     _ = map.delegate
     map.expectCalled(.delegate)
 }
@@ -75,8 +75,8 @@ protocol Formatter {
     let formatter = FormatterSpy()
     formatter.stub(.normalize) { (text: SpyInout<String>) in text.value = text.value.lowercased() }
     var text = "Hello"
-    formatter.normalize(&text)                      // text == "hello"
-    formatter.expectCalled(.normalize("Hello"))     // calls match the value passed in
+    formatter.normalize(&text)  // text == "hello"
+    formatter.expectCalled(.normalize("Hello"))  // calls match the value passed in
     let written = formatter.calls(to: .normalize).first?.written  // [0: "hello"]: the value written back
     #expect(text == "hello" && written == [0: "hello"])
 }
@@ -121,7 +121,7 @@ protocol UserDirectory {
 @Test func stubbingByCallOrByMember() {
     let users = UserDirectorySpy()
     users.stub(.fetch, returning: User(id: 1, name: "Ada"))
-    users.stub(.fetch(id: 2), returning: nil)            // fetch(id:) returns User?
+    users.stub(.fetch(id: 2), returning: nil)  // fetch(id:) returns User?
     #expect(users.fetch(id: 1) == User(id: 1, name: "Ada"))
     #expect(users.fetch(id: 2) == nil)
 }
@@ -140,8 +140,9 @@ protocol Network {
     let network = NetworkSpy()
     network.stub(.status, returning: NetworkStatus.offline, then: [NetworkStatus.connecting, NetworkStatus.online])
     // status() answers .offline, .connecting, .online, .online, ...
-    #expect([network.status(), network.status(), network.status(), network.status()]
-        == [.offline, .connecting, .online, .online])
+    #expect(
+        [network.status(), network.status(), network.status(), network.status()]
+            == [.offline, .connecting, .online, .online])
 }
 
 // SpyProtocol.stub(_:using:).
@@ -183,7 +184,7 @@ protocol SendableFormService {
 @Test func waitingForCalls() async {
     let sdk = AnalyticsSDKSpy()
     let worker = Uploader(sdk: sdk)
-    worker.start()                                   // calls the spy from its own thread
+    worker.start()  // calls the spy from its own thread
     await sdk.waitForCalls(3, of: .logEvent)
     sdk.expectCount(3, of: .logEvent)
 }

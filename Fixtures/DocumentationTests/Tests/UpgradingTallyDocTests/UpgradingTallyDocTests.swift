@@ -11,7 +11,8 @@ import Testing
 
 // Client API.
 func theClientIsAnalyticsClient() {
-    let analytics = AnalyticsClient(destinations: [ConsoleDestination()], configuration: AnalyticsClient.Configuration())
+    let analytics = AnalyticsClient(
+        destinations: [ConsoleDestination()], configuration: AnalyticsClient.Configuration())
     _ = analytics
 }
 
@@ -29,7 +30,7 @@ struct PrintDestination: Destination {
 struct Uppercase: Processor {
     func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
         envelope.event.name = envelope.event.name.uppercased()
-        return .keep   // .drop where the old one returned nil
+        return .keep  // .drop where the old one returned nil
     }
 }
 
@@ -76,7 +77,8 @@ struct GoogleAnalyticsDestination: Destination {
             properties["screen_name"] = .string(event.name)
             sdk.client.trackEvent(with: "screen_view", properties: properties.foundationValue)
         case .identify, .group, .alias:
-            throw Problem(.vendorLimit, "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped)
+            throw Problem(
+                .vendorLimit, "The Google SDK has no call for \(event.kind.rawValue) events", outcome: .dropped)
         }
     }
 }
