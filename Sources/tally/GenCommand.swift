@@ -17,7 +17,9 @@ struct GenCommand: ParsableCommand {
             rule), and the destinations' names, Destinations: one line configures the app's client from \
             them, AnalyticsClient.Configuration(rules: PlannedEvents.rules, hash: ...), so the app never \
             reads the plan at runtime. The output is sorted and has no timestamp: the same plan always gives \
-            the same file.
+            the same file. It is laid out as swift-format lays it out, within 100 columns, so swift format \
+            lint --strict passes it unchanged: with four spaces per level by default, and with \
+            --indent-width 2 under swift-format's default configuration.
 
             The TallyPlanGenerator build-tool plugin runs this on every build for a target that has a \
             tracking-plan.yaml (or .yml or .json), so the code cannot drift from the plan. Without the \
@@ -26,6 +28,7 @@ struct GenCommand: ParsableCommand {
             Examples:
               tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift
               tally gen --plan plan.json --output Events.swift --namespace AppEvents
+              tally gen --plan plan.json --output Events.swift --indent-width 2
               tally gen --plan tracking-plan.yaml --output Sources/App/TrackingPlan+Events.swift --check
 
             Exit codes:
@@ -47,6 +50,13 @@ struct GenCommand: ParsableCommand {
     @Option(help: "The enum that holds the plan's rules, its destinations' names and the generated enum types.")
     var namespace = "PlannedEvents"
 
+    @Option(
+        help: """
+            The spaces per indentation level: 4, or 2 to match swift-format's default configuration (the \
+            output passes swift format lint --strict either way, within 100 columns).
+            """)
+    var indentWidth = 4
+
     @Flag(help: "Write nothing; exit with 1 if the output file differs from what would be written.")
     var check = false
 
@@ -56,11 +66,14 @@ struct GenCommand: ParsableCommand {
         else {
             throw ValidationError("--namespace must be a Swift identifier, such as PlannedEvents")
         }
+        guard (1...8).contains(indentWidth) else {
+            throw ValidationError("--indent-width must be between 1 and 8, such as 2 or 4")
+        }
     }
 
     func run() throws {
         let result = PlanTool.generate(
-            planPath: plan, outputPath: output, namespace: namespace, check: check,
+            planPath: plan, outputPath: output, namespace: namespace, indentWidth: indentWidth, check: check,
             style: .forFileDescriptor(STDERR_FILENO))
         try result.finish()
     }

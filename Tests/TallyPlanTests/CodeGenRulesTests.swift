@@ -48,9 +48,11 @@ struct CodeGenRulesTests {
                             "newsletter_subscribed": .analytics,
                         ],
                         personalProperties: [
-                            PersonalProperty(event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
+                            PersonalProperty(
+                                event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
                             PersonalProperty(event: "identify", key: "phone", kind: .phone, rule: .neverSend),
-                            PersonalProperty(event: "newsletter_subscribed", key: "email", kind: .email, rule: .hash),
+                            PersonalProperty(
+                                event: "newsletter_subscribed", key: "email", kind: .email, rule: .hash),
                         ],
                         purposesByDestination: [
                             "ads": [.advertising],
@@ -62,8 +64,8 @@ struct CodeGenRulesTests {
                         ]
                     )
 
-                    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
-                    /// so that `rules` gives it the purposes the plan allows it.
+                    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with
+                    /// one, so that `rules` gives it the purposes the plan allows it.
                     public enum Destinations {
                         public static let ads = "ads"
                         public static let product = "product"
@@ -72,7 +74,7 @@ struct CodeGenRulesTests {
                 """))
         #expect(
             source.contains(
-                "///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`)."))
+                "///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`).\n"))
     }
 
     /// The generated fixture compiles into this test target: its rules are the plan's, value for value.

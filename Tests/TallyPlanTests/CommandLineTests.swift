@@ -76,6 +76,22 @@ struct CommandLineTests {
         #expect(written == SwiftCodeGenerator().generate(try Fixtures.fixturePlan(), planFileName: "fixture-plan.yaml"))
     }
 
+    /// `--indent-width 2`: the same lines with two spaces per level, as swift-format's default configuration
+    /// indents; `--check` compares with that width.
+    @Test func genWritesTheIndentWidthAsked() throws {
+        let output = try Fixtures.temporaryDirectory().appendingPathComponent("Events.swift")
+        let plan = Fixtures.fixturePlanURL.path
+        #expect(PlanTool.generate(planPath: plan, outputPath: output.path, indentWidth: 2).exitCode == 0)
+        let written = try String(contentsOf: output, encoding: .utf8)
+        #expect(
+            written
+                == SwiftCodeGenerator(indentWidth: 2).generate(
+                    try Fixtures.fixturePlan(), planFileName: "fixture-plan.yaml"))
+        #expect(written.contains("\n  public static func aliasNewId(newId: String) -> Event {\n    Event(kind: .alias"))
+        #expect(PlanTool.generate(planPath: plan, outputPath: output.path, indentWidth: 2, check: true).exitCode == 0)
+        #expect(PlanTool.generate(planPath: plan, outputPath: output.path, check: true).exitCode == 1)
+    }
+
     @Test func genCheckFindsDrift() throws {
         let output = try Fixtures.temporaryDirectory().appendingPathComponent("Events.swift")
         let plan = Fixtures.fixturePlanURL.path

@@ -255,6 +255,11 @@ struct TallyBinaryTests {
         #expect(
             try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--namespace", "not valid"]).exitCode
                 == 64)
+        #expect(
+            try TallyBinary.run(["gen", "--plan", invalid.path, "--output", out, "--indent-width", "0"]).exitCode == 64)
+        let plan = Fixtures.fixturePlanURL.path
+        #expect(try TallyBinary.run(["gen", "--plan", plan, "--output", out, "--indent-width", "2"]).exitCode == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("\n  public static func aliasNewId("))
     }
 }
 

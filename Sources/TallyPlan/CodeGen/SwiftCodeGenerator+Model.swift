@@ -21,7 +21,7 @@ extension SwiftCodeGenerator {
         let isOptional: Bool
         /// Required but may be null: `T?` without a default, sent as `null` when nil.
         let isNullable: Bool
-        let convert: (String) -> String
+        let convert: (String) -> Code
         let documentation: String
     }
 
@@ -34,7 +34,7 @@ extension SwiftCodeGenerator {
     /// The Swift type of a schema and how to turn a value of it into a `PropertyValue`.
     struct Mapping {
         let type: String
-        let convert: (String) -> String
+        let convert: (String) -> Code
         var enums: [GeneratedEnum] = []
     }
 
@@ -130,41 +130,60 @@ extension SwiftCodeGenerator {
                     name: enumName, cases: Array(zip(identifiers, strings)),
                     documentation: "The values of `\(property)`." + (schema.description.map { " \($0)" } ?? ""))
                 return Mapping(
-                    type: qualifiedPrefix + enumName, convert: { ".string(\($0).rawValue)" }, enums: [generated])
+                    type: qualifiedPrefix + enumName, convert: { Self.wrap(".string", "\($0).rawValue") },
+                    enums: [generated])
             }
-            return Mapping(type: "PropertyValue", convert: { $0 })
+            return Mapping(type: "PropertyValue", convert: { .text($0) })
         }
         let types = schema.nonNullTypes
-        guard types.count == 1 else { return Mapping(type: "PropertyValue", convert: { $0 }) }
+        guard types.count == 1 else { return Mapping(type: "PropertyValue", convert: { .text($0) }) }
         switch types[0] {
         case .string:
-            if schema.format == .dateTime { return Mapping(type: "Date", convert: { "PropertyValue.date(\($0))" }) }
-            return Mapping(type: "String", convert: { ".string(\($0))" })
-        case .integer: return Mapping(type: "Int", convert: { ".int(\($0))" })
-        case .number: return Mapping(type: "Double", convert: { ".double(\($0))" })
-        case .boolean: return Mapping(type: "Bool", convert: { ".bool(\($0))" })
-        case .object: return Mapping(type: "[String: PropertyValue]", convert: { ".object(\($0))" })
-        case .null: return Mapping(type: "PropertyValue", convert: { $0 })
+            if schema.format == .dateTime {
+                return Mapping(type: "Date", convert: { Self.wrap("PropertyValue.date", $0) })
+            }
+            return Mapping(type: "String", convert: { Self.wrap(".string", $0) })
+        case .integer: return Mapping(type: "Int", convert: { Self.wrap(".int", $0) })
+        case .number: return Mapping(type: "Double", convert: { Self.wrap(".double", $0) })
+        case .boolean: return Mapping(type: "Bool", convert: { Self.wrap(".bool", $0) })
+        case .object: return Mapping(type: "[String: PropertyValue]", convert: { Self.wrap(".object", $0) })
+        case .null: return Mapping(type: "PropertyValue", convert: { .text($0) })
         case .array:
             guard let items = schema.items else {
-                return Mapping(type: "[PropertyValue]", convert: { ".array(\($0))" })
+                return Mapping(type: "[PropertyValue]", convert: { Self.wrap(".array", $0) })
             }
             let element = mapping(items, enumName: enumName, qualifiedPrefix: qualifiedPrefix, property: property)
             let convert = element.convert
-            if element.type == "PropertyValue" { return Mapping(type: "[PropertyValue]", convert: { ".array(\($0))" }) }
+            if element.type == "PropertyValue" {
+                return Mapping(type: "[PropertyValue]", convert: { Self.wrap(".array", $0) })
+            }
             if items.isNullable, items.types != nil {
                 return Mapping(
                     type: "[\(element.type)?]",
                     convert: {
-                        ".array(\($0).map { element -> PropertyValue in element.map { value -> PropertyValue in \(convert("value")) } ?? .null })"
+                        .call(
+                            head: ".array(",
+                            argument: .map(
+                                receiver: $0, parameter: "element",
+                                body: .orNull(.map(receiver: "element", parameter: "value", body: convert("value")))),
+                            close: ")")
                     },
                     enums: element.enums)
             }
             return Mapping(
                 type: "[\(element.type)]",
-                convert: { ".array(\($0).map { element -> PropertyValue in \(convert("element")) })" },
+                convert: {
+                    .call(
+                        head: ".array(", argument: .map(receiver: $0, parameter: "element", body: convert("element")),
+                        close: ")")
+                },
                 enums: element.enums)
         }
+    }
+
+    /// `function(argument)`, breakable after the parenthesis.
+    private static func wrap(_ function: String, _ argument: String) -> Code {
+        .call(head: function + "(", argument: .text(argument), close: ")")
     }
 
     private func parameterDocumentation(_ schema: PropertySchema, property: String) -> String {
@@ -191,11 +210,26 @@ extension SwiftCodeGenerator {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
+    /// An integer literal, its digits grouped by threes with `_` when it has more than six, as swift-format's
+    /// GroupNumericLiterals rule asks.
+    static func grouped(_ int: Int) -> String {
+        let digits = String(int.magnitude)
+        guard digits.count > 6 else { return String(int) }
+        var groups: [Substring] = []
+        var end = digits.endIndex
+        while end > digits.startIndex {
+            let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
+            groups.insert(digits[start..<end], at: 0)
+            end = start
+        }
+        return (int < 0 ? "-" : "") + groups.joined(separator: "_")
+    }
+
     /// A Swift expression of type `PropertyValue` for a JSON value.
     static func literal(_ value: PropertyValue) -> String {
         switch value {
         case .string(let string): return ".string(\(SwiftNames.literal(string)))"
-        case .int(let int): return ".int(\(int))"
+        case .int(let int): return ".int(\(grouped(int)))"
         case .double(let double): return ".double(\(double))"
         case .bigNumber(let number): return ".bigNumber(BigNumber(\(SwiftNames.literal(number.text)))!)"
         case .bool(let bool): return ".bool(\(bool))"

@@ -5,61 +5,91 @@ extension SwiftCodeGenerator {
     /// The lines that declare `rules` in the namespace, indented as its members.
     func rulesDeclaration(_ plan: TrackingPlan, planFileName: String) -> [String] {
         let rules = plan.rules
-        let indent = "    "
-        var lines = [
-            "\(indent)/// The runtime rules of \(planFileName.replacingNewlines): each event's purpose, the purposes that need",
-            "\(indent)/// the user's consent, what each destination may receive and where it sends, and each personal",
-            "\(indent)/// property's rule. One line makes a client follow them:",
+        let indent = Self.level
+        let summary =
+            "The runtime rules of \(planFileName.replacingNewlines): each event's purpose, the purposes that need "
+            + "the user's consent, what each destination may receive and where it sends, and each personal "
+            + "property's rule. One line makes a client follow them:"
+        var lines = Self.docComment(summary, indent: indent)
+        lines += [
             "\(indent)///",
             "\(indent)/// ```swift",
             "\(indent)/// let analytics = AnalyticsClient(",
-            "\(indent)///     destinations: destinations, configuration: .init(rules: \(namespace).rules, hash: sha256))",
+            "\(indent)///     destinations: destinations,",
+            "\(indent)///     configuration: .init(rules: \(namespace).rules, hash: sha256))",
             "\(indent)/// ```",
-            "\(indent)public static let rules = PlanRules(",
         ]
-        var arguments: [[String]] = []
+        // Each argument's lines at the arguments' indentation, the last without the separating comma.
+        var arguments: [(String) -> [String]] = []
+        let inner = indent + Self.level
         if !rules.consentRequired.isEmpty {
-            arguments.append(["consentRequired: \(Self.set(rules.consentRequired.map(Self.purpose)))"])
+            let purposes = rules.consentRequired.map(Self.purpose).sorted(by: Self.precedes)
+            arguments.append { comma in
+                Self.arrayLiteral(purposes, indent: inner, prefix: "consentRequired: ", suffix: comma)
+            }
         }
         if !rules.purposes.isEmpty {
-            arguments.append(
-                ["purposes: ["]
-                    + rules.purposes.keys.sorted(by: Self.precedes).map { key in
-                        "\(indent)\(SwiftNames.literal(key)): \(Self.purpose(rules.purposes[key]!)),"
-                    } + ["]"])
+            let entries = rules.purposes.keys.sorted(by: Self.precedes).map { key in
+                (SwiftNames.literal(key), [Self.purpose(rules.purposes[key]!)])
+            }
+            arguments.append { comma in
+                Self.dictionaryLiteral("purposes", entries, single: true, indent: inner, suffix: comma)
+            }
         }
         let personal = rules.personalProperties
         if !personal.isEmpty {
-            arguments.append(
-                ["personalProperties: ["]
-                    + personal.map { property in
-                        let event = property.event.map { "event: \(SwiftNames.literal($0)), " } ?? ""
-                        return
-                            "\(indent)PersonalProperty(\(event)key: \(SwiftNames.literal(property.key)), kind: \(Self.kind(property.kind)), rule: .\(Self.rule(property.rule))),"
-                    } + ["]"])
+            arguments.append { comma in
+                var lines = ["\(inner)personalProperties: ["]
+                for property in personal {
+                    var labelled = property.event.map { ["event: \(SwiftNames.literal($0))"] } ?? []
+                    labelled += [
+                        "key: \(SwiftNames.literal(property.key))", "kind: \(Self.kind(property.kind))",
+                        "rule: .\(Self.rule(property.rule))",
+                    ]
+                    let separator = personal.count > 1 ? "," : ""
+                    lines += Self.call("PersonalProperty", labelled, indent: inner + Self.level, tail: separator)
+                }
+                return lines + ["\(inner)]\(comma)"]
+            }
         }
         for (label, sets) in [
             ("purposesByDestination", rules.purposesByDestination.mapValues { $0.map(Self.purpose) }),
             ("domainsByDestination", rules.domainsByDestination.mapValues { $0.map(SwiftNames.literal) }),
         ] where !sets.isEmpty {
-            arguments.append(
-                ["\(label): ["]
-                    + sets.keys.sorted(by: Self.precedes).map { name in
-                        "\(indent)\(SwiftNames.literal(name)): \(Self.set(sets[name]!)),"
-                    } + ["]"])
-        }
-        guard !arguments.isEmpty else {
-            lines[lines.count - 1] = "\(indent)public static let rules = PlanRules()"
-            return lines
-        }
-        for (index, argument) in arguments.enumerated() {
-            let comma = index < arguments.count - 1 ? "," : ""
-            for (lineIndex, line) in argument.enumerated() {
-                lines.append(indent + indent + line + (lineIndex == argument.count - 1 ? comma : ""))
+            let entries = sets.keys.sorted(by: Self.precedes).map { name in
+                (SwiftNames.literal(name), sets[name]!.sorted(by: Self.precedes))
             }
+            arguments.append { comma in
+                Self.dictionaryLiteral(label, entries, single: false, indent: inner, suffix: comma)
+            }
+        }
+        guard !arguments.isEmpty else { return lines + ["\(indent)public static let rules = PlanRules()"] }
+        lines.append("\(indent)public static let rules = PlanRules(")
+        for (index, argument) in arguments.enumerated() {
+            lines += argument(index < arguments.count - 1 ? "," : "")
         }
         lines.append("\(indent))")
         return lines
+    }
+
+    /// `label: [key: value, ...]` on several lines, one entry per line; each value is `values[0]` when
+    /// `single`, else an array literal of `values`.
+    private static func dictionaryLiteral(
+        _ label: String, _ entries: [(key: String, values: [String])], single: Bool, indent: String,
+        suffix: String
+    ) -> [String] {
+        var lines = ["\(indent)\(label): ["]
+        for entry in entries {
+            let separator = entries.count > 1 ? "," : ""
+            if single {
+                lines += Self.lines(
+                    .text(entry.values[0]), indent: indent + level, prefix: "\(entry.key): ", suffix: separator)
+            } else {
+                lines += arrayLiteral(
+                    entry.values, indent: indent + level, prefix: "\(entry.key): ", suffix: separator)
+            }
+        }
+        return lines + ["\(indent)]\(suffix)"]
     }
 
     /// The lines of the namespace's enum of destination names, indented as its members; none when the plan
@@ -69,21 +99,17 @@ extension SwiftCodeGenerator {
         guard !names.isEmpty else { return [] }
         let identifiers = SwiftNames.deduplicated(
             names.map { SwiftNames.safe(SwiftNames.lowerCamel($0, fallback: "destination")) })
-        var lines = [
-            "    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,",
-            "    /// so that `rules` gives it the purposes the plan allows it.",
-            "    public enum \(Self.destinationNamesType) {",
-        ]
+        var lines = Self.docComment(
+            "The names of the plan's destinations (`destinations:`): name each vendor's destination with "
+                + "one, so that `rules` gives it the purposes the plan allows it.",
+            indent: Self.level)
+        lines.append("    public enum \(Self.destinationNamesType) {")
         for (identifier, name) in zip(identifiers, names) {
-            lines.append("        public static let \(identifier) = \(SwiftNames.literal(name))")
+            lines += Self.lines(
+                .text(SwiftNames.literal(name)), indent: "        ", prefix: "public static let \(identifier) = ")
         }
         lines.append("    }")
         return lines
-    }
-
-    /// A set literal of already written elements, sorted, on one line.
-    private static func set(_ elements: [String]) -> String {
-        "[\(elements.sorted(by: precedes).joined(separator: ", "))]"
     }
 
     /// A purpose: Tally's static member for the three it names, else a string literal.

@@ -30,9 +30,11 @@ import Tally
 ///     /// - Parameters:
 ///     ///   - itemName: `item_name`
 ///     ///   - size: `size`
-///     public static func menuItemOrdered(itemName: String, size: PlannedEvents.MenuItemOrdered.Size? = nil) -> Event {
+///     public static func menuItemOrdered(
+///         itemName: String, size: PlannedEvents.MenuItemOrdered.Size? = nil
+///     ) -> Event {
 ///         var properties: [String: PropertyValue] = [
-///             "item_name": .string(itemName),
+///             "item_name": .string(itemName)
 ///         ]
 ///         if let value = size { properties["size"] = .string(value.rawValue) }
 ///         return Event(kind: .track, name: "menu_item_ordered", properties: properties)
@@ -55,14 +57,22 @@ import Tally
 ///   (``namespace``); unions and other enums are `PropertyValue`.
 /// - Output is sorted (by kind, then by name in UTF-8 byte order) and has no timestamp, so the same plan
 ///   always gives the same bytes.
+/// - Lines are laid out as swift-format lays them out, within its default limit of 100 columns, so the
+///   output passes `swift format lint --strict` unchanged: with swift-format's default configuration when
+///   ``indentWidth`` is 2, and with a configuration of four spaces per level (and 100 columns or more) by
+///   default.
 public struct SwiftCodeGenerator: Sendable {
     /// The enum that holds the plan's rules (`rules`), its destinations' names (`Destinations`) and the
     /// generated enum types, one nested enum per event. Default `PlannedEvents`.
     public var namespace: String
 
+    /// The spaces per indentation level: 4 by default, 2 for swift-format's default configuration.
+    public var indentWidth: Int
+
     /// Creates a generator.
-    public init(namespace: String = "PlannedEvents") {
+    public init(namespace: String = "PlannedEvents", indentWidth: Int = 4) {
         self.namespace = namespace
+        self.indentWidth = indentWidth
     }
 
     /// The Swift source for `plan`.
@@ -97,43 +107,51 @@ public struct SwiftCodeGenerator: Sendable {
         if !destinations.isEmpty { lines += [""] + destinations }
         for event in events where !event.enums.isEmpty {
             lines.append("")
-            lines.append("    /// Types for `Event.\(SwiftNames.bare(event.factoryName))`.")
+            lines += Self.docComment("Types for `Event.\(SwiftNames.bare(event.factoryName))`.", indent: "    ")
             lines.append("    public enum \(event.typeName) {")
             for (enumIndex, generated) in event.enums.enumerated() {
                 if enumIndex > 0 { lines.append("") }
-                lines += SwiftNames.docComment(generated.documentation, indent: "        ")
-                lines.append(
-                    "        public enum \(generated.name): Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable {"
-                )
+                lines += Self.docComment(generated.documentation, indent: "        ")
+                let conformances = "Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable"
+                let header = "        public enum \(generated.name): \(conformances) {"
+                if Self.fits(header) {
+                    lines.append(header)
+                } else {
+                    // swift-format's break after the colon: the conformances on the next line, the brace alone.
+                    lines += ["        public enum \(generated.name):", "            \(conformances)", "        {"]
+                }
                 for (identifier, rawValue) in generated.cases {
-                    lines.append("            case \(identifier) = \(SwiftNames.literal(rawValue))")
+                    lines += Self.lines(
+                        .text(SwiftNames.literal(rawValue)), indent: "            ", prefix: "case \(identifier) = ")
                 }
                 lines.append("        }")
             }
             lines.append("    }")
         }
         lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        return Self.reindented(lines, width: indentWidth).joined(separator: "\n") + "\n"
     }
 
     private func factory(_ event: GeneratedEvent) -> [String] {
         let planned = event.planned
         var lines: [String] = []
-        let indent = "    "
+        let indent = Self.level
         if !planned.description.isEmpty {
-            lines += SwiftNames.docComment(planned.description, indent: indent)
+            lines += Self.docComment(planned.description, indent: indent)
             lines.append("\(indent)///")
         }
         var summary = "\(Self.verb(planned.kind)) `\(planned.name.replacingNewlines)`."
         if let owner = planned.owner { summary += " Owner: \(owner.replacingNewlines)." }
         if !planned.tags.isEmpty { summary += " Tags: \(planned.tags.joined(separator: ", ").replacingNewlines)." }
-        lines.append("\(indent)/// \(summary)")
+        lines += Self.docComment(summary, indent: indent)
         var documented: [(String, String)] = []
         if let idLabel = event.idLabel { documented.append((idLabel, Self.idDocumentation(planned.kind))) }
         documented += event.parameters.map { (SwiftNames.bare($0.label), $0.documentation) }
         if !documented.isEmpty {
             lines += ["\(indent)///", "\(indent)/// - Parameters:"]
-            for (label, text) in documented { lines.append("\(indent)///   - \(label): \(text)") }
+            for (label, text) in documented {
+                lines += Self.docComment("  - \(label): \(text)", indent: indent, hanging: "    ")
+            }
         }
 
         var parameters: [String] = []
@@ -149,56 +167,67 @@ public struct SwiftCodeGenerator: Sendable {
         }
         let signature =
             "\(indent)public static func \(event.factoryName)(\(parameters.joined(separator: ", "))) -> Event {"
-        if signature.count <= 120 || parameters.count < 2 {
+        if Self.fits(signature) || parameters.isEmpty {
             lines.append(signature)
         } else {
+            // swift-format's layout of a declaration too long for a line: the parameters fill the lines after
+            // the parenthesis, and the closing parenthesis starts the line of the result type.
             lines.append("\(indent)public static func \(event.factoryName)(")
-            for (index, parameter) in parameters.enumerated() {
-                lines.append("\(indent)    \(parameter)" + (index < parameters.count - 1 ? "," : ""))
-            }
+            lines += Self.filled(parameters, indent: indent + Self.level, last: "", breaksQualifiedTypes: true)
             lines.append("\(indent)) -> Event {")
         }
 
-        let body = indent + indent
-        let kind = ".\(planned.kind.rawValue)"
+        let body = indent + Self.level
         // Track and screen events carry their name; identify, group and alias the id passed in.
-        var (before, after): (String, String) =
+        var (before, after): ([String], [String]) =
             switch planned.kind {
-            case .track, .screen: (", name: \(SwiftNames.literal(planned.name))", "")
-            case .identify, .alias: ("", ", userId: \(event.idLabel ?? "userId")")
-            case .group: ("", ", groupId: \(event.idLabel ?? "groupId")")
+            case .track, .screen: (["name: \(SwiftNames.literal(planned.name))"], [])
+            case .identify, .alias: ([], ["userId: \(event.idLabel ?? "userId")"])
+            case .group: ([], ["groupId: \(event.idLabel ?? "groupId")"])
             }
+        before.insert("kind: .\(planned.kind.rawValue)", at: 0)
         // The plan's purpose travels with the event, so the client can hold it until the user consents.
-        if planned.purpose != .analytics { after += ", purpose: \(SwiftNames.literal(planned.purpose.rawValue))" }
-        let fixed: [(String, String)] =
-            event.constants.map { ($0.property, $0.literal) }
+        if planned.purpose != .analytics { after.append("purpose: \(SwiftNames.literal(planned.purpose.rawValue))") }
+        let fixed: [(String, Code)] =
+            event.constants.map { ($0.property, .text($0.literal)) }
             + event.parameters.filter { !$0.isOptional }.map { parameter in
-                let value =
+                let value: Code =
                     parameter.isNullable
-                    ? "\(parameter.label).map { value -> PropertyValue in \(parameter.convert("value")) } ?? .null"
+                    ? .orNull(.map(receiver: parameter.label, parameter: "value", body: parameter.convert("value")))
                     : parameter.convert(parameter.label)
                 return (parameter.property, value)
             }
         let optional = event.parameters.filter(\.isOptional)
         if fixed.isEmpty && optional.isEmpty {
-            lines.append("\(body)Event(kind: \(kind)\(before)\(after))")
+            lines += Self.call("Event", before + after, indent: body)
         } else {
             let declaration = optional.isEmpty ? "let" : "var"
             if fixed.isEmpty {
                 lines.append("\(body)\(declaration) properties: [String: PropertyValue] = [:]")
             } else {
                 lines.append("\(body)\(declaration) properties: [String: PropertyValue] = [")
-                for (property, value) in fixed.sorted(by: { Self.precedes($0.0, $1.0) }) {
-                    lines.append("\(body)    \(SwiftNames.literal(property)): \(value),")
+                // A literal on several lines has a trailing comma when it has more than one element.
+                let comma = fixed.count > 1 ? "," : ""
+                for (index, (property, value)) in fixed.sorted(by: { Self.precedes($0.0, $1.0) }).enumerated() {
+                    lines += Self.lines(
+                        value, indent: body + Self.level, prefix: "\(SwiftNames.literal(property)): ",
+                        suffix: index < fixed.count - 1 ? "," : comma)
                 }
                 lines.append("\(body)]")
             }
             for parameter in optional {
-                lines.append(
-                    "\(body)if let value = \(parameter.label) { properties[\(SwiftNames.literal(parameter.property))] = \(parameter.convert("value")) }"
-                )
+                let assignment = "properties[\(SwiftNames.literal(parameter.property))] = "
+                let value = parameter.convert("value")
+                let line = "\(body)if let value = \(parameter.label) { \(assignment)\(value.flat) }"
+                if Self.fits(line) {
+                    lines.append(line)
+                } else {
+                    lines.append("\(body)if let value = \(parameter.label) {")
+                    lines += Self.lines(value, indent: body + Self.level, prefix: assignment)
+                    lines.append("\(body)}")
+                }
             }
-            lines.append("\(body)return Event(kind: \(kind)\(before), properties: properties\(after))")
+            lines += Self.call("return Event", before + ["properties: properties"] + after, indent: body)
         }
         lines.append("\(indent)}")
         return lines

@@ -80,12 +80,13 @@ package enum PlanTool {
 
     /// `tally gen --plan PLAN --output FILE`: writes the Swift factories for the plan.
     ///
-    /// With `check`, writes nothing and exits 1 when `FILE` differs from what would be written.
+    /// With `check`, writes nothing and exits 1 when `FILE` differs from what would be written. `indentWidth`
+    /// is the spaces per indentation level (`--indent-width`; 2 for swift-format's default configuration).
     /// Exit codes: 0 written (or up to date), 1 out of date (`check`), 65 invalid plan, 66 missing plan,
     /// 73 the output cannot be written.
     package static func generate(
-        planPath: String, outputPath: String, namespace: String = "PlannedEvents", check: Bool = false,
-        style: TerminalStyle = .plain
+        planPath: String, outputPath: String, namespace: String = "PlannedEvents", indentWidth: Int = 4,
+        check: Bool = false, style: TerminalStyle = .plain
     ) -> ToolOutput {
         var output = ToolOutput()
         let planURL = URL(fileURLWithPath: planPath)
@@ -95,7 +96,8 @@ package enum PlanTool {
             output.exitCode = ToolExitCode.forLoadFailure(result.failureKind ?? .invalidPlan, lint: false)
             return output
         }
-        let source = SwiftCodeGenerator(namespace: namespace).generate(plan, planFileName: planURL.lastPathComponent)
+        let source = SwiftCodeGenerator(namespace: namespace, indentWidth: indentWidth).generate(
+            plan, planFileName: planURL.lastPathComponent)
         let outputURL = URL(fileURLWithPath: outputPath)
         if check {
             let existing = try? String(contentsOf: outputURL, encoding: .utf8)

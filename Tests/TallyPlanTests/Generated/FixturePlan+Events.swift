@@ -21,17 +21,17 @@ extension Event {
     ///   - properties2: `properties`
     ///   - withQuotesAndBackslash: `with "quotes" and \ backslash`
     public static func aBS2(
-        `class`: Bool,
-        _123Go: Int? = nil,
-        properties2: String? = nil,
+        `class`: Bool, _123Go: Int? = nil, properties2: String? = nil,
         withQuotesAndBackslash: String? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
-            "class": .bool(`class`),
+            "class": .bool(`class`)
         ]
         if let value = _123Go { properties["123 go"] = .int(value) }
         if let value = properties2 { properties["properties"] = .string(value) }
-        if let value = withQuotesAndBackslash { properties["with \"quotes\" and \\ backslash"] = .string(value) }
+        if let value = withQuotesAndBackslash {
+            properties["with \"quotes\" and \\ backslash"] = .string(value)
+        }
         return Event(kind: .track, name: "a=b's", properties: properties)
     }
 
@@ -48,7 +48,8 @@ extension Event {
     /// Tracks `menu_item_ordered`. Owner: ordering. Tags: checkout, revenue.
     ///
     /// - Parameters:
-    ///   - customerEmail: `customer_email` Personal data (email): the client redacts it (`PlannedEvents.rules`).
+    ///   - customerEmail: `customer_email` Personal data (email): the client redacts it
+    ///     (`PlannedEvents.rules`).
     ///   - itemName: `item_name`: The item's name on the menu.
     ///   - quantity: `quantity`
     ///   - address: `address`
@@ -57,18 +58,15 @@ extension Event {
     ///   - size: `size`
     ///   - toppings: `toppings`
     public static func menuItemOrdered(
-        customerEmail: String?,
-        itemName: String,
-        quantity: Int,
-        address: [String: PropertyValue]? = nil,
-        orderedAt: Date? = nil,
-        price: Double? = nil,
-        size: PlannedEvents.MenuItemOrdered.Size? = nil,
-        toppings: [String]? = nil
+        customerEmail: String?, itemName: String, quantity: Int,
+        address: [String: PropertyValue]? = nil, orderedAt: Date? = nil, price: Double? = nil,
+        size: PlannedEvents.MenuItemOrdered.Size? = nil, toppings: [String]? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
             "currency": .string("EUR"),
-            "customer_email": customerEmail.map { value -> PropertyValue in .string(value) } ?? .null,
+            "customer_email": customerEmail.map { value -> PropertyValue in
+                .string(value)
+            } ?? .null,
             "item_name": .string(itemName),
             "quantity": .int(quantity),
         ]
@@ -76,7 +74,10 @@ extension Event {
         if let value = orderedAt { properties["ordered_at"] = PropertyValue.date(value) }
         if let value = price { properties["price"] = .double(value) }
         if let value = size { properties["size"] = .string(value.rawValue) }
-        if let value = toppings { properties["toppings"] = .array(value.map { element -> PropertyValue in .string(element) }) }
+        if let value = toppings {
+            properties["toppings"] = .array(
+                value.map { element -> PropertyValue in .string(element) })
+        }
         return Event(kind: .track, name: "menu_item_ordered", properties: properties)
     }
 
@@ -90,17 +91,24 @@ extension Event {
     ///   - matrix: `matrix`
     ///   - maybe: `maybe`
     public static func uberGrosseStrasse(
-        ids: [String],
-        ubung: Double,
-        matrix: [[Int]]? = nil,
-        maybe: [Bool?]? = nil
+        ids: [String], ubung: Double, matrix: [[Int]]? = nil, maybe: [Bool?]? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
             "ids": .array(ids.map { element -> PropertyValue in .string(element) }),
             "übung": .double(ubung),
         ]
-        if let value = matrix { properties["matrix"] = .array(value.map { element -> PropertyValue in .array(element.map { element -> PropertyValue in .int(element) }) }) }
-        if let value = maybe { properties["maybe"] = .array(value.map { element -> PropertyValue in element.map { value -> PropertyValue in .bool(value) } ?? .null }) }
+        if let value = matrix {
+            properties["matrix"] = .array(
+                value.map { element -> PropertyValue in
+                    .array(element.map { element -> PropertyValue in .int(element) })
+                })
+        }
+        if let value = maybe {
+            properties["maybe"] = .array(
+                value.map { element -> PropertyValue in
+                    element.map { value -> PropertyValue in .bool(value) } ?? .null
+                })
+        }
         return Event(kind: .track, name: "Über große Straße", properties: properties)
     }
 
@@ -112,7 +120,7 @@ extension Event {
     ///   - method: `method`
     public static func loginScreen(method: PlannedEvents.LoginScreen.Method) -> Event {
         let properties: [String: PropertyValue] = [
-            "method": .string(method.rawValue),
+            "method": .string(method.rawValue)
         ]
         return Event(kind: .screen, name: "Login", properties: properties)
     }
@@ -129,19 +137,19 @@ extension Event {
     ///   - tags: `tags`
     ///   - userId2: `user_id`
     public static func identifyUser(
-        userId: String,
-        signedUpAt: Date,
-        plan: PlannedEvents.IdentifyUser.Plan? = nil,
-        score: PropertyValue? = nil,
-        tags: [PlannedEvents.IdentifyUser.Tags]? = nil,
+        userId: String, signedUpAt: Date, plan: PlannedEvents.IdentifyUser.Plan? = nil,
+        score: PropertyValue? = nil, tags: [PlannedEvents.IdentifyUser.Tags]? = nil,
         userId2: String? = nil
     ) -> Event {
         var properties: [String: PropertyValue] = [
-            "signed_up_at": PropertyValue.date(signedUpAt),
+            "signed_up_at": PropertyValue.date(signedUpAt)
         ]
         if let value = plan { properties["plan"] = .string(value.rawValue) }
         if let value = score { properties["score"] = value }
-        if let value = tags { properties["tags"] = .array(value.map { element -> PropertyValue in .string(element.rawValue) }) }
+        if let value = tags {
+            properties["tags"] = .array(
+                value.map { element -> PropertyValue in .string(element.rawValue) })
+        }
         if let value = userId2 { properties["user_id"] = .string(value) }
         return Event(kind: .identify, properties: properties, userId: userId)
     }
@@ -154,9 +162,11 @@ extension Event {
     ///   - groupId: The group's id (the event's `groupId`).
     ///   - seats: `seats`
     ///   - meta: `meta`
-    public static func groupAccount(groupId: String, seats: Int, meta: [String: PropertyValue]? = nil) -> Event {
+    public static func groupAccount(
+        groupId: String, seats: Int, meta: [String: PropertyValue]? = nil
+    ) -> Event {
         var properties: [String: PropertyValue] = [
-            "seats": .int(seats),
+            "seats": .int(seats)
         ]
         if let value = meta { properties["meta"] = .object(value) }
         return Event(kind: .group, properties: properties, groupId: groupId)
@@ -176,13 +186,14 @@ extension Event {
 /// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event
 /// factories, one namespace per event.
 public enum PlannedEvents {
-    /// The runtime rules of fixture-plan.yaml: each event's purpose, the purposes that need
-    /// the user's consent, what each destination may receive and where it sends, and each personal
+    /// The runtime rules of fixture-plan.yaml: each event's purpose, the purposes that need the
+    /// user's consent, what each destination may receive and where it sends, and each personal
     /// property's rule. One line makes a client follow them:
     ///
     /// ```swift
     /// let analytics = AnalyticsClient(
-    ///     destinations: destinations, configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+    ///     destinations: destinations,
+    ///     configuration: .init(rules: PlannedEvents.rules, hash: sha256))
     /// ```
     public static let rules = PlanRules(
         purposes: [
@@ -197,7 +208,8 @@ public enum PlannedEvents {
             "Über große Straße": .analytics,
         ],
         personalProperties: [
-            PersonalProperty(event: "menu_item_ordered", key: "customer_email", kind: .email, rule: .redact),
+            PersonalProperty(
+                event: "menu_item_ordered", key: "customer_email", kind: .email, rule: .redact)
         ]
     )
 

@@ -10,13 +10,15 @@ extension Event {
     ///
     /// - Parameters:
     ///   - campaign: `campaign`: The ad's campaign.
-    ///   - idfa: `idfa`: The advertising identifier (IDFA), only once the user allowed tracking. Personal data (advertising_id): sent as it is (`PlannedEvents.rules`).
+    ///   - idfa: `idfa`: The advertising identifier (IDFA), only once the user allowed tracking.
+    ///     Personal data (advertising_id): sent as it is (`PlannedEvents.rules`).
     public static func adClicked(campaign: String, idfa: String? = nil) -> Event {
         var properties: [String: PropertyValue] = [
-            "campaign": .string(campaign),
+            "campaign": .string(campaign)
         ]
         if let value = idfa { properties["idfa"] = .string(value) }
-        return Event(kind: .track, name: "ad_clicked", properties: properties, purpose: "advertising")
+        return Event(
+            kind: .track, name: "ad_clicked", properties: properties, purpose: "advertising")
     }
 
     /// The app came to the foreground.
@@ -34,9 +36,10 @@ extension Event {
     ///   - analytics: `analytics`: Whether the user allowed product analytics.
     public static func consentAnswered(analytics: Bool) -> Event {
         let properties: [String: PropertyValue] = [
-            "analytics": .bool(analytics),
+            "analytics": .bool(analytics)
         ]
-        return Event(kind: .track, name: "consent_answered", properties: properties, purpose: "necessary")
+        return Event(
+            kind: .track, name: "consent_answered", properties: properties, purpose: "necessary")
     }
 
     /// The app showed its consent dialog; strictly necessary to keep the answer's record.
@@ -51,7 +54,8 @@ extension Event {
     /// Tracks `feedback_sent`. Owner: support.
     ///
     /// - Parameters:
-    ///   - comment: `comment`: What the user wrote, sent only as [redacted]. Personal data (free_text): the client redacts it (`PlannedEvents.rules`).
+    ///   - comment: `comment`: What the user wrote, sent only as [redacted]. Personal data
+    ///     (free_text): the client redacts it (`PlannedEvents.rules`).
     ///   - rating: `rating`: Stars, one to five.
     public static func feedbackSent(comment: String, rating: Int) -> Event {
         let properties: [String: PropertyValue] = [
@@ -66,10 +70,11 @@ extension Event {
     /// Tracks `newsletter_subscribed`. Owner: growth.
     ///
     /// - Parameters:
-    ///   - email: `email`: The address, hashed by the app's client. Personal data (email): the client hashes it (`PlannedEvents.rules`).
+    ///   - email: `email`: The address, hashed by the app's client. Personal data (email): the
+    ///     client hashes it (`PlannedEvents.rules`).
     public static func newsletterSubscribed(email: String) -> Event {
         let properties: [String: PropertyValue] = [
-            "email": .string(email),
+            "email": .string(email)
         ]
         return Event(kind: .track, name: "newsletter_subscribed", properties: properties)
     }
@@ -89,9 +94,10 @@ extension Event {
     ///   - status: `status`: The answer, as Tally's consent status.
     public static func trackingAnswered(status: PlannedEvents.TrackingAnswered.Status) -> Event {
         let properties: [String: PropertyValue] = [
-            "status": .string(status.rawValue),
+            "status": .string(status.rawValue)
         ]
-        return Event(kind: .track, name: "tracking_answered", properties: properties, purpose: "necessary")
+        return Event(
+            kind: .track, name: "tracking_answered", properties: properties, purpose: "necessary")
     }
 
     /// The user signed in; carries the account's id and no traits.
@@ -108,13 +114,14 @@ extension Event {
 /// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event
 /// factories, one namespace per event.
 public enum PlannedEvents {
-    /// The runtime rules of tracking-plan.yaml: each event's purpose, the purposes that need
-    /// the user's consent, what each destination may receive and where it sends, and each personal
+    /// The runtime rules of tracking-plan.yaml: each event's purpose, the purposes that need the
+    /// user's consent, what each destination may receive and where it sends, and each personal
     /// property's rule. One line makes a client follow them:
     ///
     /// ```swift
     /// let analytics = AnalyticsClient(
-    ///     destinations: destinations, configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+    ///     destinations: destinations,
+    ///     configuration: .init(rules: PlannedEvents.rules, hash: sha256))
     /// ```
     public static let rules = PlanRules(
         consentRequired: [.advertising, .analytics],
@@ -130,9 +137,12 @@ public enum PlannedEvents {
             "tracking_answered": .necessary,
         ],
         personalProperties: [
-            PersonalProperty(event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
-            PersonalProperty(event: "feedback_sent", key: "comment", kind: .freeText, rule: .redact),
-            PersonalProperty(event: "newsletter_subscribed", key: "email", kind: .email, rule: .hash),
+            PersonalProperty(
+                event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
+            PersonalProperty(
+                event: "feedback_sent", key: "comment", kind: .freeText, rule: .redact),
+            PersonalProperty(
+                event: "newsletter_subscribed", key: "email", kind: .email, rule: .hash),
         ],
         purposesByDestination: [
             "ads": [.advertising],
@@ -144,8 +154,8 @@ public enum PlannedEvents {
         ]
     )
 
-    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
-    /// so that `rules` gives it the purposes the plan allows it.
+    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with
+    /// one, so that `rules` gives it the purposes the plan allows it.
     public enum Destinations {
         public static let ads = "ads"
         public static let product = "product"

@@ -13,10 +13,11 @@ extension Event {
     ///   - idfa: `idfa` Personal data (advertising_id): sent as it is (`PlannedEvents.rules`).
     public static func adClicked(campaign: String, idfa: String? = nil) -> Event {
         var properties: [String: PropertyValue] = [
-            "campaign": .string(campaign),
+            "campaign": .string(campaign)
         ]
         if let value = idfa { properties["idfa"] = .string(value) }
-        return Event(kind: .track, name: "ad_clicked", properties: properties, purpose: "advertising")
+        return Event(
+            kind: .track, name: "ad_clicked", properties: properties, purpose: "advertising")
     }
 
     /// The app checked a payment.
@@ -34,7 +35,7 @@ extension Event {
     ///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`).
     public static func signedUp(email: String) -> Event {
         let properties: [String: PropertyValue] = [
-            "email": .string(email),
+            "email": .string(email)
         ]
         return Event(kind: .track, name: "signed_up", properties: properties)
     }
@@ -43,13 +44,14 @@ extension Event {
 /// The plan's runtime rules (`rules`, for the client) and the enum types of the generated event
 /// factories, one namespace per event.
 public enum PlannedEvents {
-    /// The runtime rules of tracking-plan.yaml: each event's purpose, the purposes that need
-    /// the user's consent, what each destination may receive and where it sends, and each personal
+    /// The runtime rules of tracking-plan.yaml: each event's purpose, the purposes that need the
+    /// user's consent, what each destination may receive and where it sends, and each personal
     /// property's rule. One line makes a client follow them:
     ///
     /// ```swift
     /// let analytics = AnalyticsClient(
-    ///     destinations: destinations, configuration: .init(rules: PlannedEvents.rules, hash: sha256))
+    ///     destinations: destinations,
+    ///     configuration: .init(rules: PlannedEvents.rules, hash: sha256))
     /// ```
     public static let rules = PlanRules(
         consentRequired: [.advertising, .analytics],
@@ -59,7 +61,8 @@ public enum PlannedEvents {
             "signed_up": .analytics,
         ],
         personalProperties: [
-            PersonalProperty(event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
+            PersonalProperty(
+                event: "ad_clicked", key: "idfa", kind: .advertisingIdentifier, rule: .send),
             PersonalProperty(event: "signed_up", key: "email", kind: .email, rule: .hash),
         ],
         purposesByDestination: [
@@ -67,12 +70,12 @@ public enum PlannedEvents {
             "firebase": [.analytics, .necessary],
         ],
         domainsByDestination: [
-            "ads": ["track.ads.example"],
+            "ads": ["track.ads.example"]
         ]
     )
 
-    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with one,
-    /// so that `rules` gives it the purposes the plan allows it.
+    /// The names of the plan's destinations (`destinations:`): name each vendor's destination with
+    /// one, so that `rules` gives it the purposes the plan allows it.
     public enum Destinations {
         public static let ads = "ads"
         public static let firebase = "firebase"
