@@ -22,8 +22,7 @@ extension PlannedEvents {
     }
 }
 
-// As `tally gen` writes it, with a trailing comma in every dictionary literal.
-// swift-format-ignore
+// As `tally gen` writes it.
 extension Event {
     /// The user ordered an item.
     ///
@@ -32,9 +31,11 @@ extension Event {
     /// - Parameters:
     ///   - itemName: `item_name`
     ///   - size: `size`
-    public static func menuItemOrdered(itemName: String, size: PlannedEvents.MenuItemOrdered.Size? = nil) -> Event {
+    public static func menuItemOrdered(
+        itemName: String, size: PlannedEvents.MenuItemOrdered.Size? = nil
+    ) -> Event {
         var properties: [String: PropertyValue] = [
-            "item_name": .string(itemName),
+            "item_name": .string(itemName)
         ]
         if let value = size { properties["size"] = .string(value.rawValue) }
         return Event(kind: .track, name: "menu_item_ordered", properties: properties)
