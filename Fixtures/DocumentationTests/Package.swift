@@ -107,6 +107,42 @@ let package = Package(
         // TallySpy (the SpyMacro trait): its landing page, and "Generating spies with @Spy".
         .testTarget(name: "TallySpyDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
         .testTarget(name: "GeneratingSpiesDocTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
+        // "Upgrading Tally": the code after each change.
+        .testTarget(
+            name: "UpgradingTallyDocTests",
+            dependencies: [
+                "PlannedApp", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally"),
+                .product(name: "TallyDelivery", package: "Tally"),
+            ]
+        ),
+        // The examples of the public libraries' doc comments (Quick Help, the DocC symbol pages), a file per
+        // library, with what they leave implicit in a support file per library.
+        .testTarget(
+            name: "DocCommentExamplesTests",
+            dependencies: [
+                "PlannedApp", tally, tallyTesting, .product(name: "TallyPlan", package: "Tally"),
+                .product(name: "TallySpy", package: "Tally"), .product(name: "TallyDelivery", package: "Tally"),
+                .product(name: "TallyCollector", package: "Tally"),
+            ]
+        ),
+        // Tally's examples, with the vendor SDKs' stand-ins.
+        .testTarget(
+            name: "DocCommentExamplesTallyTests",
+            dependencies: [
+                tally, tallyTesting, vendor("FirebaseAnalytics"), vendor("Segment"), vendor("AmplitudeSwift"),
+                vendor("Mixpanel"), vendor("ThirdPartySDK"), vendor("UIKitStandIn"),
+            ]
+        ),
+        // TallyTesting's examples, whose spies and models have the names of TallySpy's.
+        .testTarget(
+            name: "DocCommentExamplesTestingTests",
+            dependencies: [
+                tally, tallyTesting, .product(name: "TallyPlan", package: "Tally"),
+                .product(name: "TallySpy", package: "Tally"),
+            ]
+        ),
+        // Spy.swift's example, which declares the same `UserService` as SpyProtocol's.
+        .testTarget(name: "DocCommentExamplesSpyTests", dependencies: [.product(name: "TallySpy", package: "Tally")]),
     ]
 )
 

@@ -11,7 +11,7 @@ extension Collector {
     /// ```swift
     /// var configuration = Collector.Configuration()          // 127.0.0.1, a free port, in memory
     /// configuration.database = .file("events.sqlite")
-    /// configuration.plan = try PlanLoader.load(contentsOf: planURL).plan
+    /// configuration.plan = try PlanLoader.load(contentsOf: planURL).get()
     /// ```
     public struct Configuration: Sendable {
         /// The address to listen on. Default `127.0.0.1`: only this machine can send. Use `0.0.0.0` for a

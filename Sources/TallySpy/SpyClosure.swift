@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// func load(_ id: String, completion: @escaping (Form) -> Void) {
-///     _spy.answer("load(_:completion:)", [id, SpyClosure(completion)], pattern: "load")
+///     return _spy.answer("load(_:completion:)", [id, SpyClosure(completion)], pattern: "load")
 /// }
 /// ```
 public struct SpyClosure {

@@ -12,13 +12,15 @@ import TallyTesting
 /// protocol Formatter {
 ///     func normalize(_ text: inout String)
 /// }
+/// ```
 ///
+/// ```swift
 /// let formatter = FormatterSpy()
 /// formatter.stub(.normalize) { (text: SpyInout<String>) in text.value = text.value.lowercased() }
 /// var text = "Hello"
 /// formatter.normalize(&text)                      // text == "hello"
 /// formatter.expectCalled(.normalize("Hello"))     // calls match the value passed in
-/// formatter.calls(to: .normalize).first?.written  // [0: "hello"]: the value written back
+/// let written = formatter.calls(to: .normalize).first?.written  // [0: "hello"]: the value written back
 /// ```
 ///
 /// The call is recorded with the value the caller passed; when it returns, the value written back is added

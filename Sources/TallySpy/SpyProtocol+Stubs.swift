@@ -42,7 +42,7 @@ extension SpyProtocol {
     /// every value has answered, the last one answers each further call.
     ///
     /// ```swift
-    /// network.stub(.status, returning: .offline, then: [.connecting, .online])
+    /// network.stub(.status, returning: NetworkStatus.offline, then: [NetworkStatus.connecting, NetworkStatus.online])
     /// // status() answers .offline, .connecting, .online, .online, ...
     /// ```
     ///

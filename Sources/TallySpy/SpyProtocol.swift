@@ -120,6 +120,7 @@ extension SpyProtocol {
     /// ```swift
     /// let map = MapViewProvidableSpy()
     /// map.recordsPropertyReads = true
+    /// map.stub(.delegate, returning: nil)   // or set it: a read unstubbed and unset is reported
     /// _ = map.delegate
     /// map.expectCalled(.delegate)
     /// ```

@@ -8,14 +8,14 @@ extension SDKBridge {
     /// Store it where the SDK's delegate can reach it, or pass it straight to a callback:
     ///
     /// ```swift
-    /// try await bridge.call { completion in
+    /// let form = try await bridge.call { completion in
     ///     ThirdParty.delegate = FormDelegate(completion)    // delegate SDKs: one delegate per call
     ///     ThirdParty.loadFeedbackForm(id)
     /// } cleanup: {
     ///     ThirdParty.delegate = nil
     /// }
     ///
-    /// try await bridge.call { completion in
+    /// let loaded = try await bridge.call { completion in
     ///     sdk.load(id, completion: { completion.resume(with: $0) })   // Result callbacks
     /// }
     /// ```

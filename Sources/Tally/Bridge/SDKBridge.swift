@@ -37,6 +37,7 @@
 ///
 /// let forms = SDKBridge<UIViewController>()    // a second load throws BridgeError.busy
 ///
+/// @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)   // the timeout's Clock and Duration
 /// @MainActor
 /// func loadForm(_ id: String) async throws -> UIViewController {
 ///     try await forms.call(timeout: .seconds(15)) { completion in

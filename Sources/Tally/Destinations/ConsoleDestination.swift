@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes one readable line per event, like the seed's `ConsoleAnalytics`.
 ///
-/// ```
+/// ```text
 /// [analytics] screen Login
 /// [analytics] track login_tapped {"action":"tap"}
 /// [analytics] identify user-42 {"plan":"pro"}

@@ -12,7 +12,7 @@ import Foundation
 /// ```swift
 /// let value = try PropertyValue(json: "18446744073709551617")
 /// // .bigNumber(18446744073709551617)
-/// value.jsonString  // "18446744073709551617"
+/// print(value.jsonString)  // 18446744073709551617
 /// ```
 ///
 /// Two big numbers are equal when they denote the same value: `1e400` equals `10E+399`. Like the other cases
@@ -38,10 +38,10 @@ public struct BigNumber: Sendable, Hashable, CustomStringConvertible {
     /// Reads a JSON number that neither `Int` nor `Double` holds.
     ///
     /// ```swift
-    /// BigNumber("18446744073709551617")  // an integer past UInt64
-    /// BigNumber("1e400")                 // beyond the largest double
-    /// BigNumber("12")                    // nil: use .int(12)
-    /// BigNumber("0.1")                   // nil: use .double(0.1)
+    /// let past64 = BigNumber("18446744073709551617")  // an integer past UInt64
+    /// let huge = BigNumber("1e400")                   // beyond the largest double
+    /// let small = BigNumber("12")                     // nil: use .int(12)
+    /// let fraction = BigNumber("0.1")                 // nil: use .double(0.1)
     /// ```
     ///
     /// - Parameter text: a number in JSON's grammar: an optional `-`, digits without leading zeros, an

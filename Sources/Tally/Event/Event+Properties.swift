@@ -4,8 +4,8 @@ extension Event {
     /// ```swift
     /// var event = Event("menu_item_ordered", ["item_name": "Pizza"])
     /// event.properties["quantity"] = 2
-    /// event.properties["item_name"]           // .string("Pizza")
-    /// event.properties == ["item_name": "Pizza", "quantity": 2]   // true
+    /// let name = event.properties["item_name"]                               // .string("Pizza")
+    /// let merged = event.properties == ["item_name": "Pizza", "quantity": 2]   // true
     /// for (key, value) in event.properties { print(key, value) }
     /// ```
     ///

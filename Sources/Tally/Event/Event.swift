@@ -13,7 +13,9 @@
 ///         Event("menu_item_ordered", ["item_name": .string(itemName)])
 ///     }
 /// }
+/// ```
 ///
+/// ```swift
 /// analytics.track(.menuItemOrdered(itemName: "Pizza"))
 /// ```
 ///
@@ -80,7 +82,7 @@ public struct Event: Sendable, Hashable {
     /// Creates a track event.
     ///
     /// ```swift
-    /// Event("menu_item_ordered", ["item_name": "Pizza"])
+    /// let event = Event("menu_item_ordered", ["item_name": "Pizza"])
     /// ```
     public init(_ name: String, _ properties: [String: PropertyValue] = [:]) {
         self.init(kind: .track, name: name, properties: properties)
@@ -186,7 +188,8 @@ extension Event {
     /// this way; a destination reporting a ``Problem`` about an event should too:
     ///
     /// ```swift
-    /// Problem(.vendorLimit, "Too many traits", outcome: .sanitized, eventName: envelope.event.reportName)
+    /// context.report(
+    ///     Problem(.vendorLimit, "Too many traits", outcome: .sanitized, eventName: envelope.event.reportName))
     /// ```
     ///
     /// ``Envelope/reportName`` adds the previous id of an alias: `alias user-43 <- anon-1`.

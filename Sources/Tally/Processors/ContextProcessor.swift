@@ -3,7 +3,7 @@ import Foundation
 /// Adds fixed facts to every envelope's ``Envelope/context``, such as the app version or the library.
 ///
 /// ```swift
-/// AnalyticsClient(processors: [.context(["app_version": "2.3.0"])], destinations: [...])
+/// let analytics = AnalyticsClient(processors: [.context(["app_version": "2.3.0"])], destinations: destinations)
 /// ```
 ///
 /// Values already in the context win over these.

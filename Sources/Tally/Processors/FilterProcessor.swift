@@ -2,9 +2,11 @@
 /// ``DropReason/filtered(by:)``.
 ///
 /// ```swift
-/// .filter(kinds: [.track, .screen])          // no identify, group or alias
-/// .filter(excludingNames: ["debug_ping"])    // everything but these
-/// .filter(named: "no_test_users") { $0.userId?.hasPrefix("test-") != true }
+/// let processors: [any Processor] = [
+///     .filter(kinds: [.track, .screen]),          // no identify, group or alias
+///     .filter(excludingNames: ["debug_ping"]),    // everything but these
+///     .filter(named: "no_test_users") { $0.userId?.hasPrefix("test-") != true },
+/// ]
 /// ```
 public struct FilterProcessor: Processor {
     public let name: String

@@ -7,8 +7,10 @@ import Foundation
 /// Patterns apply to every string value at any depth.
 ///
 /// ```swift
-/// .redact(keys: ["email", "phone"])
-/// .redact(pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#)   // e-mail addresses anywhere
+/// let processors: [any Processor] = try [
+///     .redact(keys: ["email", "phone"]),
+///     .redact(pattern: #"[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,}"#),   // e-mail addresses anywhere
+/// ]
 /// ```
 public struct RedactionProcessor: Processor {
     /// What redacted values and matches become. Default `[redacted]`.

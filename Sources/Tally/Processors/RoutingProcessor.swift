@@ -1,8 +1,10 @@
 /// Sends matching events only to the named destinations; other events are untouched.
 ///
 /// ```swift
-/// .route(names: ["purchase_completed"], to: ["firebase"])   // purchases go to Firebase only
-/// .route(kinds: [.identify], to: ["mixpanel", "segment"])
+/// let processors: [any Processor] = [
+///     .route(names: ["purchase_completed"], to: ["firebase"]),   // purchases go to Firebase only
+///     .route(kinds: [.identify], to: ["mixpanel", "segment"]),
+/// ]
 /// ```
 ///
 /// Routed events are counted as ``DestinationStatistics/routedAway`` at the destinations they skip. When

@@ -7,8 +7,10 @@
 ///   same order of events.
 ///
 /// ```swift
-/// .sample(rate: 0.1, seed: 42)               // one user in ten
-/// .sample(rate: 0.5, seed: 7, by: .event)    // every other event, roughly
+/// let processors: [any Processor] = [
+///     .sample(rate: 0.1, seed: 42),               // one user in ten
+///     .sample(rate: 0.5, seed: 7, by: .event),    // every other event, roughly
+/// ]
 /// ```
 public struct SamplingProcessor: Processor {
     /// What the decision is made for.

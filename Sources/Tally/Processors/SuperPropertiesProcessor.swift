@@ -1,7 +1,8 @@
 /// Adds properties to every event, unless the event already has a property with that key.
 ///
 /// ```swift
-/// AnalyticsClient(processors: [.superProperties(["app_version": "2.3.0", "plan": "pro"])], destinations: [...])
+/// let analytics = AnalyticsClient(
+///     processors: [.superProperties(["app_version": "2.3.0", "plan": "pro"])], destinations: destinations)
 /// ```
 ///
 /// Only ``Event/Kind/track`` and ``Event/Kind/screen`` events get them by default: identify and group

@@ -6,7 +6,7 @@ import Tally
 extension PlanCoverage {
     /// A summary line and one row per planned event, for a terminal.
     ///
-    /// ```
+    /// ```text
     /// Plan coverage: 2/3 events (66.7%), 3/5 properties (60.0%), 1/2 enum values (50.0%)
     /// KIND   EVENT              SEEN  PROPERTIES  ENUM VALUES
     /// track  menu_item_ordered     2  2/3         1/2

@@ -33,7 +33,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
 ///
 /// It prints the way compilers do, so editors and CI annotate the right line:
 ///
-/// ```
+/// ```text
 /// plan.yaml:12:7: error: 'minimum' must be a number, not "zero"
 /// plan.yaml:20:9: warning: unknown keyword 'minLenght' is ignored; did you mean 'minLength'?
 /// ```
@@ -82,7 +82,7 @@ public struct PlanDiagnostic: Sendable, Hashable, CustomStringConvertible {
 /// ``file``, ``line``, ``column`` and ``message`` properties are those of the first. ``description``
 /// prints one line per error:
 ///
-/// ```
+/// ```text
 /// plan.yaml:12:7: error: 'minimum' must be a number, not "zero"
 /// ```
 public struct PlanError: Error, Sendable, Hashable, CustomStringConvertible {

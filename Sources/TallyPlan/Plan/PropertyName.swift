@@ -11,8 +11,8 @@ import Foundation
 /// ```swift
 /// let composed: PropertyName = "caf\u{E9}"
 /// let decomposed: PropertyName = "cafe\u{301}"
-/// composed == decomposed                  // false
-/// composed.string == decomposed.string    // true: String compares canonically
+/// print(composed == decomposed)                  // false
+/// print(composed.string == decomposed.string)    // true: String compares canonically
 /// ```
 public struct PropertyName: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The name.

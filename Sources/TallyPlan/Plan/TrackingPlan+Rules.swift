@@ -6,7 +6,7 @@ extension TrackingPlan {
     ///
     /// ```swift
     /// // In a test: the generated rules are the plan's.
-    /// #expect(PlannedEvents.rules == try TrackingPlan(contentsOf: planURL).rules)
+    /// #expect(try TrackingPlan(contentsOf: planURL).rules == PlannedEvents.rules)
     /// ```
     ///
     /// Events are keyed as `PlanRules.purposes` keys them: track and screen events by name, identify, group

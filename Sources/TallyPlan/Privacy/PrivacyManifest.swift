@@ -8,7 +8,7 @@ import Tally
 /// ```swift
 /// let manifest = PrivacyManifest(plan: plan)
 /// print(manifest.propertyListText)   // the entries, as an XML property list
-/// let gaps = manifest.gaps(in: try Data(contentsOf: appManifestURL))   // what the app's file lacks
+/// let gaps = try manifest.gaps(in: Data(contentsOf: appManifestURL))   // what the app's file lacks
 /// ```
 ///
 /// How the plan maps onto Apple's keys:

@@ -9,6 +9,7 @@ extension PlanTool {
     /// warning at its line in the input, `file:line:column: warning: ...`, on standard error, as is every
     /// placeholder written for a missing description. The plan written loads and lints without errors.
     ///
+    /// <!-- not compiled: a package-level member that only the tally tool calls; an app cannot -->
     /// ```swift
     /// let output = PlanTool.importPlan(format: .segment, inputPath: "rules.json", outputPath: "plan.yaml")
     /// ```

@@ -141,7 +141,8 @@ extension Processor where Self == PlanValidationProcessor {
     /// (`.tracked` in a client configured with the plan's rules).
     ///
     /// ```swift
-    /// AnalyticsClient(processors: [.validate(against: plan, mode: .drop)], destinations: [...])
+    /// let analytics = AnalyticsClient(
+    ///     processors: [.validate(against: plan, mode: .drop)], destinations: destinations)
     /// ```
     public static func validate(
         against plan: TrackingPlan, mode: PlanValidationProcessor.Mode,

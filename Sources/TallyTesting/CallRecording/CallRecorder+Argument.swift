@@ -36,9 +36,9 @@ extension CallRecorder {
         /// JSON-like value becomes ``value(_:)``, anything else ``dump(_:)``.
         ///
         /// ```swift
-        /// CallRecorder.Argument(["key": "value"] as [String: Any]?)  // .value(["key": "value"])
-        /// CallRecorder.Argument(nil)                                 // .value(.null)
-        /// CallRecorder.Argument(MenuItem(name: "Pizza"))             // .dump("MenuItem(name: \"Pizza\")")
+        /// let object = CallRecorder.Argument(["key": "value"] as [String: Any]?)  // .value(["key": "value"])
+        /// let null = CallRecorder.Argument(nil)                                   // .value(.null)
+        /// let item = CallRecorder.Argument(MenuItem(name: "Pizza"))               // .dump("MenuItem(name: \"Pizza\")")
         /// ```
         public init(_ argument: Any?) {
             guard let argument else {
@@ -92,8 +92,8 @@ extension CallRecorder {
         /// delegate, whose dump would hold a whole object graph, locks and addresses.
         ///
         /// ```swift
-        /// CallRecorder.Argument.byIdentity(screenModel)  // .instance(type: "MapScreenModel", id: ...)
-        /// CallRecorder.Argument.byIdentity("Home")       // .value("Home")
+        /// let model = CallRecorder.Argument.byIdentity(screenModel)  // .instance(type: "MapScreenModel", id: ...)
+        /// let home = CallRecorder.Argument.byIdentity("Home")         // .value("Home")
         /// ```
         ///
         /// The recorder keeps no reference to the object, so an identifier may be reused by an object created

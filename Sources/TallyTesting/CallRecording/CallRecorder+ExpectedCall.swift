@@ -31,8 +31,10 @@ extension CallRecorder {
         /// ``CallRecorder/Argument/init(_:)``.
         ///
         /// ```swift
-        /// .call("logEvent(named:properties:)", with: "test", ["key": "value"])
-        /// .call("logEvent(named:properties:)", with: "test", nil)
+        /// let expected: [CallRecorder.ExpectedCall] = [
+        ///     .call("logEvent(named:properties:)", with: "test", ["key": "value"]),
+        ///     .call("logEvent(named:properties:)", with: "test", nil),
+        /// ]
         /// ```
         public static func call(_ method: String, with first: Any?, _ rest: Any?...) -> ExpectedCall {
             ExpectedCall(method: method, arguments: ([first] + rest).map(Argument.init))

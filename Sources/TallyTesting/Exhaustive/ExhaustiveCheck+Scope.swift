@@ -111,7 +111,7 @@ extension EventRecorder {
     /// @Test(.exhaustive) func theConsoleShowsEachEvent() async {
     ///     let memory = InMemoryDestination()
     ///     memory.isExhaustive = false
-    ///     ...
+    ///     // ...
     /// }
     /// ```
     ///

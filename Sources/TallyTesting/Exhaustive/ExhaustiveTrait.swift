@@ -15,7 +15,7 @@ import Testing
 ///         // at the line that created the spy.
 ///     }
 ///
-///     @Test(.exhaustive(false)) func aSmokeTestThatChecksOneEventOfMany() { ... }
+///     @Test(.exhaustive(false)) func aSmokeTestThatChecksOneEventOfMany() { /* ... */ }
 /// }
 /// ```
 ///
@@ -73,7 +73,7 @@ extension Trait where Self == ExhaustiveTrait {
     /// accounted for by an expectation. See ``ExhaustiveTrait``.
     ///
     /// ```swift
-    /// @Suite(.exhaustive) struct CheckoutTests { ... }
+    /// @Suite(.exhaustive) struct CheckoutTests { /* ... */ }
     /// ```
     public static var exhaustive: Self { ExhaustiveTrait(isOn: true) }
 
@@ -81,7 +81,7 @@ extension Trait where Self == ExhaustiveTrait {
     /// suite's `.exhaustive`.
     ///
     /// ```swift
-    /// @Test(.exhaustive(false)) func aSmokeTest() { ... }
+    /// @Test(.exhaustive(false)) func aSmokeTest() { /* ... */ }
     /// ```
     ///
     /// - Parameter isOn: Whether the test is checked.

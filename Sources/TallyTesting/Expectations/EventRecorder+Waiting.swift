@@ -52,7 +52,7 @@ extension EventRecorder {
     /// polling.
     ///
     /// ```swift
-    /// try await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
+    /// await recording.waitForCount(3, timeout: .seconds(10))   // the app has tracked 3 events
     /// ```
     ///
     /// Waiting accounts for nothing: in exhaustive mode, expect on what arrived.

@@ -18,8 +18,11 @@
 ///
 /// ```swift
 /// extension Amplitude: @retroactive AmplitudeAdapter {}
+/// ```
 ///
-/// let analytics = AnalyticsClient(destinations: [AmplitudeDestination(adapter: amplitude)])
+/// ```swift
+/// // AmplitudeSwift has an `AnalyticsClient` too: name Tally's with its module.
+/// let analytics = Tally.AnalyticsClient(destinations: [AmplitudeDestination(adapter: amplitude)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // amplitude.track(eventType: "menu_item_ordered", eventProperties: ["item_name": "Pizza"], options: nil)
 /// ```

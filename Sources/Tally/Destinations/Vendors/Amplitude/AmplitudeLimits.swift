@@ -15,7 +15,7 @@
 /// rules (such as user ids of at least 5 characters) depend on project settings and are not enforced.
 ///
 /// ```swift
-/// AmplitudeDestination(adapter: amplitude, limits: AmplitudeLimits(maximumStringLength: 255))
+/// let destination = AmplitudeDestination(adapter: amplitude, limits: AmplitudeLimits(maximumStringLength: 255))
 /// ```
 public struct AmplitudeLimits: Sendable, Hashable {
     /// The longest string value. Default 1,024.

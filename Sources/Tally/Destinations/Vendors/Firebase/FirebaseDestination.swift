@@ -19,7 +19,9 @@
 ///
 /// ```swift
 /// extension FirebaseAnalytics.Analytics: @retroactive FirebaseAnalyticsStaticAPI {}
+/// ```
 ///
+/// ```swift
 /// let analytics = AnalyticsClient(destinations: [FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self)])
 /// analytics.track("menu item-ordered", ["item_name": "Pizza"])
 /// // Analytics.logEvent("menu_item_ordered", parameters: ["item_name": "Pizza"]), and one problem

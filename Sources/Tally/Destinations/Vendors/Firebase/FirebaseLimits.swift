@@ -35,7 +35,8 @@
 /// For a Google Analytics 360 property, whose string parameters may be 500 characters long:
 ///
 /// ```swift
-/// FirebaseDestination(sdk: FirebaseAnalytics.Analytics.self, limits: FirebaseLimits(maximumParameterValueLength: 500))
+/// let destination = FirebaseDestination(
+///     sdk: FirebaseAnalytics.Analytics.self, limits: FirebaseLimits(maximumParameterValueLength: 500))
 /// ```
 public struct FirebaseLimits: Sendable, Hashable {
     /// The longest event name. Default 40.

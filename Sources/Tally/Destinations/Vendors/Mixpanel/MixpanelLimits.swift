@@ -21,7 +21,8 @@
 /// `$` and `mp_` prefixes) are not enforced.
 ///
 /// ```swift
-/// MixpanelDestination(adapter: Mixpanel.mainInstance(), limits: MixpanelLimits(maximumPropertyCount: 100))
+/// let destination = MixpanelDestination(
+///     adapter: Mixpanel.mainInstance(), limits: MixpanelLimits(maximumPropertyCount: 100))
 /// ```
 public struct MixpanelLimits: Sendable, Hashable {
     /// The most properties an event may have. Default 254: Mixpanel takes fewer than 255.

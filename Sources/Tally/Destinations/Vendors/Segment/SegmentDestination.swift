@@ -21,7 +21,9 @@ import Foundation
 ///
 /// ```swift
 /// extension Segment.Analytics: @retroactive SegmentAdapter {}
+/// ```
 ///
+/// ```swift
 /// let analytics = AnalyticsClient(destinations: [SegmentDestination(adapter: segment)])
 /// analytics.track("menu_item_ordered", ["item_name": "Pizza"])
 /// // segment.track(name: "menu_item_ordered", properties: ["item_name": "Pizza"])

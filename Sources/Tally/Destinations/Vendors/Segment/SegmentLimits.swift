@@ -43,7 +43,7 @@ import Foundation
 /// it if they add more:
 ///
 /// ```swift
-/// SegmentDestination(adapter: segment, limits: SegmentLimits(sdkOverheadBytes: 4_096))
+/// let destination = SegmentDestination(adapter: segment, limits: SegmentLimits(sdkOverheadBytes: 4_096))
 /// ```
 public struct SegmentLimits: Sendable, Hashable {
     /// The largest message, in bytes of compact UTF-8 JSON. Default 32,768 (32 KB).
