@@ -241,7 +241,36 @@ struct PlanLoaderTests {
         ErrorCase(
             name: "infinite bound", text: header + "      p: { maximum: .inf }\n", line: 6, column: 21,
             message: "'maximum' must be a number, not .inf"),
+        ErrorCase(
+            name: "comma in a plain description inside { }",
+            text: header + "      p: { type: string, description: Size, in inches }\n", line: 6, column: 45,
+            message:
+                "'in inches' is the rest of 'description: Size', cut at a comma: inside { } a comma ends a value; quote it: description: \"Size, in inches\""
+        ),
+        ErrorCase(
+            name: "comma in a plain event description inside { }",
+            text: "version: 1\nevents:\n  - { name: b, description: Paid, then shipped }\n", line: 3, column: 35,
+            message:
+                "'then shipped' is the rest of 'description: Paid', cut at a comma: inside { } a comma ends a value; quote it: description: \"Paid, then shipped\""
+        ),
     ]
+
+    @Test func aQuotedCommaOrABlockMappingKeepsTheWholeDescription() throws {
+        for property in [
+            "      p: { type: string, description: \"Size, in inches\" }\n",
+            "      p:\n        type: string\n        description: Size, in inches\n",
+        ] {
+            let plan = try TrackingPlan(text: Self.header + property)
+            let schema = try #require(plan.events.first?.properties["p"])
+            #expect(schema.description == "Size, in inches")
+        }
+    }
+
+    @Test func aKeyWithNoValueAfterAKeywordThatIsNotProseStaysAnUncheckedKeyword() throws {
+        let result = PlanLoader.load(text: Self.header + "      p: { type: string, uniqueItem }\n", file: "plan.yaml")
+        #expect(result.errors.isEmpty)
+        #expect(result.plan?.uncheckedKeywords.map(\.keyword) == ["uniqueItem"])
+    }
 
     @Test(arguments: errorCases)
     func reportsProblemsWithTheirLocation(_ errorCase: ErrorCase) throws {

@@ -175,6 +175,7 @@ extension PlanReader {
             case _ where Self.unsupportedKeywords.contains(key):
                 unchecked(key, reason: .unsupported, keyNode)
             default:
+                if reportCommaInPlainValue(key, keyNode, value, in: node) { continue }
                 // A misspelt annotation (`descripton`) changes nothing validation does; anything else might.
                 if let suggestion = Self.closest(to: key, in: Self.annotationKeywords),
                     Self.closest(to: key, in: Self.schemaKeywords + Self.annotationKeywords) == suggestion

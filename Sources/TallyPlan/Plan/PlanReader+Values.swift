@@ -29,6 +29,39 @@ extension PlanReader {
         return members
     }
 
+    /// The keys whose values are sentences, where a comma is likely.
+    static let proseKeys: Set<String> = ["description", "title", "$comment", "owner"]
+
+    /// Reports, as an error, a key that a comma cut from the value before it, and returns true; false when the
+    /// key is anything else. In a flow mapping (`{ ... }`) a comma ends a plain value, so
+    /// `{ type: string, description: Size, in inches }` reads as `description: Size` and a key `in inches`
+    /// with no value, which would otherwise pass for an unknown keyword. Only after a key that holds prose
+    /// (``proseKeys``), or for a key of several words: a lone `{ type: string, uniqueItem }` stays an unknown
+    /// keyword.
+    mutating func reportCommaInPlainValue(_ key: String, _ keyNode: Node, _ value: Node, in node: Node) -> Bool {
+        guard case .mapping(let mapping) = node,
+            case .scalar(let keyScalar) = keyNode, keyScalar.style == .plain,
+            case .scalar(let valueScalar) = value, resolve(valueScalar) == .null, valueScalar.string.isEmpty
+        else { return false }
+        let pairs = Array(mapping)
+        // The composed mapping does not keep its style; where it starts does: a block mapping starts at its
+        // first key, a flow mapping at its `{`.
+        guard let start = mapping.mark, let firstKey = pairs.first?.key.mark,
+            start.line != firstKey.line || start.column != firstKey.column,
+            let index = pairs.firstIndex(where: { $0.key == keyNode }), index > 0,
+            case .scalar(let previousKey) = pairs[index - 1].key,
+            case .scalar(let previousValue) = pairs[index - 1].value, previousValue.style == .plain,
+            resolve(previousValue) != .null,
+            Self.proseKeys.contains(previousKey.string) || key.contains(" ")
+        else { return false }
+        let whole = "\(previousValue.string), \(key)"
+        error(
+            "'\(key)' is the rest of '\(previousKey.string): \(previousValue.string)', cut at a comma: "
+                + "inside { } a comma ends a value; quote it: \(previousKey.string): \"\(whole)\"",
+            keyNode)
+        return true
+    }
+
     /// The text of a scalar that is not null, or nil (with an error).
     mutating func string(_ node: Node, _ what: String) -> String? {
         guard case .scalar(let scalar) = node, resolve(scalar) != .null else {

@@ -188,6 +188,7 @@ struct PlanReader {
                     key, reason: .unsupported, keyNode,
                     hint: "an event takes 'properties', 'required' and 'additionalProperties'")
             default:
+                if reportCommaInPlainValue(key, keyNode, value, in: node) { continue }
                 // A misspelt `owner` or `tags` changes nothing validation does; a misspelt `required` does.
                 let suggestion = Self.closest(to: key, in: Self.eventKeys)
                 if let suggestion, !Self.eventValidationKeys.contains(suggestion) {
