@@ -26,11 +26,26 @@ struct SpyArguments {
                     diagnostics.append(Self.restatingNotAName(argument.expression))
                     continue
                 }
+                guard Self.isTypeName(name) else {
+                    diagnostics.append(SpyDiagnostic.restatingNotATypeName.diagnose(at: literal, name))
+                    continue
+                }
                 restated.append(name)
             default:
                 continue
             }
         }
+    }
+
+    /// Whether `name` reads as one type and nothing else (`Base`, `Module.Base`): it is written into the spy's
+    /// inheritance clause as it stands.
+    static func isTypeName(_ name: String) -> Bool {
+        let file = Parser.parse(source: "protocol P: \(name) {}")
+        guard !file.hasError, file.statements.count == 1,
+            let declaration = file.statements.first?.item.as(ProtocolDeclSyntax.self),
+            let inherited = declaration.inheritanceClause?.inheritedTypes, inherited.count == 1
+        else { return false }
+        return inherited.first?.type.trimmedDescription == name
     }
 
     /// `restating: Base.self` -> `restating: "Base"`; anything else -> a placeholder name.

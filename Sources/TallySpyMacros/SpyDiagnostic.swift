@@ -10,6 +10,7 @@ enum SpyDiagnostic: String {
     case associatedTypeNotAType
     case associatedTypesNotADictionary
     case restatingNotAName
+    case restatingNotATypeName
     case objcProtocol
     case optionalRequirement
 
@@ -26,6 +27,8 @@ enum SpyDiagnostic: String {
             return "associatedTypes takes a dictionary literal: [\"Name\": Type.self]"
         case .restatingNotAName:
             return "restating takes the names of inherited protocols as string literals"
+        case .restatingNotATypeName:
+            return "restating takes the names of inherited protocols: '\(detail)' is not a type name"
         case .objcProtocol:
             return "@Spy cannot generate a spy for an @objc protocol (its spy would have to be an NSObject)"
         case .optionalRequirement:

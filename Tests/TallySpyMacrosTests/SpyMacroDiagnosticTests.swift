@@ -369,6 +369,22 @@ struct SpyMacroDiagnosticTests {
         }
     }
 
+    @Test func restatingTakesTypeNamesOnly() {
+        assertMacro {
+            """
+            @Spy(restating: "Base, Other")
+            protocol Service: Base {}
+            """
+        } diagnostics: {
+            """
+            @Spy(restating: "Base, Other")
+                            ┬────────────
+                            ╰─ 🛑 restating takes the names of inherited protocols: 'Base, Other' is not a type name
+            protocol Service: Base {}
+            """
+        }
+    }
+
     @Test func restatingTakesNames() {
         assertMacro {
             """
