@@ -174,6 +174,11 @@ let package = Package(
             dependencies: [
                 .target(name: "TallySpyMacros", condition: .when(traits: ["SpyMacro"])),
                 .product(name: "MacroTesting", package: "swift-macro-testing", condition: .when(traits: ["SpyMacro"])),
+                // The stress spies' expansion, compared with the copy used without the trait.
+                .product(name: "SwiftParser", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(name: "SwiftSyntax", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
+                .product(
+                    name: "SwiftSyntaxMacroExpansion", package: "swift-syntax", condition: .when(traits: ["SpyMacro"])),
             ]
         ),
         .testTarget(

@@ -212,8 +212,11 @@ struct QueueTests {
     }
 
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-    @Test func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
-        let harness = try Harness(durable: true) {
+    @Test(.timeLimit(.minutes(2))) func aFullDatabaseReportsThenCommitsOnceSendingMadeRoom() async throws {
+        // The first batch is held until the database has filled: otherwise a sender that keeps up (or a writer
+        // slowed down, under ThreadSanitizer on a loaded machine) would make room before SQLite ever answers
+        // SQLITE_FULL, and the test would not see what it is about.
+        let harness = try Harness([.hold], durable: true) {
             $0.flushAt = 10
             // 16 pages of 4 KB: the queue holds about 200 small events, then SQLite answers SQLITE_FULL.
             $0.prepareDatabase = { db in try db.execute(sql: "PRAGMA max_page_count = 16") }
@@ -221,6 +224,8 @@ struct QueueTests {
         let destination = harness.destination()
         defer { destination.close() }
         try harness.receive(1...400, into: destination, padding: 100)
+        await harness.reports.reach(.storageFailed)
+        harness.transport.release()
         // Sending makes room; the writer retries on the clock's back-off until everything is committed.
         var rounds = 0
         while destination.statistics.delivered < 400 && rounds < 100 {

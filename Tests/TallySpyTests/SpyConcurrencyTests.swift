@@ -1,17 +1,18 @@
-#if SpyMacro
 import Foundation
 import Tally
 import TallySpy
 import TallyTestSupport
 import Testing
 
-/// A generated spy under load. CI runs this suite under ThreadSanitizer (.ci/run's step
-/// `swift test --enable-all-traits --sanitize=thread --filter "…|SpyConcurrency"`), where a data race fails
-/// the run even when every expectation holds.
+/// A generated spy under load, at full size in the test step and a tenth of it (`stressCount`) under
+/// ThreadSanitizer (.ci/run's step `swift test --traits Delivery --sanitize=thread --filter "…|SpyConcurrency"`),
+/// where a data race fails the run even when every expectation holds. With the SpyMacro trait the spies
+/// are the macro's; without it (that step, a plain `swift test`), its committed expansion
+/// (Fixtures/StressSpies+Expanded.swift).
 @Suite struct SpyConcurrencyTests {
     @Test func eightThreadsMakingTwoHundredThousandCallsEachLoseNothing() async throws {
         let threads = 8
-        let callsPerThread = 200_000
+        let callsPerThread = stressCount(200_000)
         let ticker = TickerSpy()
         await onNewThreads(threads) { thread in
             for index in 0..<callsPerThread {
@@ -39,7 +40,7 @@ import Testing
 
     @Test func genericAndInoutMembersUnderEightThreadsStayExact() async throws {
         let threads = 8
-        let callsPerThread = 10_000
+        let callsPerThread = stressCount(10_000)
         let accumulator = AccumulatorSpy()
         accumulator.stub(.fold) { (total: SpyInout<Int>, thread: Int) in total.value += thread + 1 }
         await onNewThreads(threads) { thread in
@@ -110,4 +111,3 @@ import Testing
         #expect(await started.value)
     }
 }
-#endif

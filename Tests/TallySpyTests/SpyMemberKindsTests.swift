@@ -243,15 +243,4 @@ import Testing
         spy.expectCalled(.ping)
     }
 }
-
-/// A value set from a closure the test hands to the code under test.
-final class LockedBox<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
-}
 #endif

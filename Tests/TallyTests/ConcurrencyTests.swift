@@ -37,7 +37,7 @@ struct ClientConcurrencyTests {
     @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
     @Test func eightThreadsTrackingTwoHundredThousandEventsEachLoseNothingAndKeepOrder() async {
         let threads = 8
-        let perThread = 200_000
+        let perThread = stressCount(200_000)
         let destinations = (0..<3).map { OrderCheckingDestination(name: "d\($0)", threads: threads) }
         let analytics = AnalyticsClient(
             processors: [.superProperties(["app": "stress"]), .context(["run": 1])],

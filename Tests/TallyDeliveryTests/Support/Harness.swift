@@ -93,8 +93,31 @@ func envelope(
 
 /// What a destination reported through its context.
 final class Reports: Sendable {
-    private let state = Locked((problems: [Problem](), drops: [DropReason: Int]()))
-    func add(_ problem: Problem) { state.withLock { $0.problems.append(problem) } }
+    private let state = Locked(
+        (
+            problems: [Problem](), drops: [DropReason: Int](),
+            waiters: [(Problem.Code, CheckedContinuation<Void, Never>)]()
+        ))
+    func add(_ problem: Problem) {
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.problems.append(problem)
+            let ready = state.waiters.filter { $0.0 == problem.code }.map(\.1)
+            state.waiters.removeAll { $0.0 == problem.code }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+    /// Returns once a problem with `code` was reported (at once if one was).
+    func reach(_ code: Problem.Code) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.problems.contains(where: { $0.code == code }) { return true }
+                state.waiters.append((code, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
     func drop(_ count: Int, _ reason: DropReason) { state.withLock { $0.drops[reason, default: 0] += count } }
     var problems: [Problem] { state.withLock { $0.problems } }
     var codes: [Problem.Code] { problems.map(\.code) }

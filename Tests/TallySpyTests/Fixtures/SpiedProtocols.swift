@@ -176,13 +176,6 @@ protocol Panel: Hashable {
     func open()
 }
 
-/// What the stress test calls from eight threads.
-@Spy
-protocol Ticker: Sendable {
-    func tick(thread: Int, index: Int)
-    func value(_ index: Int) -> Int
-}
-
 /// A public protocol gets a public spy.
 @Spy
 public protocol PublicService {

@@ -77,13 +77,6 @@ struct Token: ~Copyable {
     var id: Int
 }
 
-/// What the stress test calls from eight threads: a generic member and an inout one.
-@Spy
-protocol Accumulator: Sendable {
-    func add<T: Sendable>(_ value: T, thread: Int)
-    func fold(_ total: inout Int, thread: Int)
-}
-
 @Spy
 protocol NoncopyableShape {
     func use(_ token: borrowing Token)

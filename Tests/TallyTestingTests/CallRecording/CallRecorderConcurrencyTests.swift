@@ -8,7 +8,7 @@ import Testing
 @Suite struct CallRecorderConcurrencyTests {
     @Test func eightThreadsRecordingTwoHundredThousandCallsEachLoseNothing() async throws {
         let threads = 8
-        let callsPerThread = 200_000
+        let callsPerThread = stressCount(200_000)
         let calls = CallRecorder()
         await onNewThreads(threads) { thread in
             for index in 0..<callsPerThread {
