@@ -23,7 +23,7 @@ failed=0
 measure() {
   local output
   output=$("$script" "$@") || { echo "$output" >&2; exit 1; }
-  echo "$output" | awk '/every thread/ { print $(NF - 3) }'
+  echo "$output" | awk '/end to end/ { print $(NF - 3) }'
 }
 
 # check NAME VALUE LIMIT: prints the figure and whether it is within LIMIT.
