@@ -31,20 +31,26 @@ public final class ClientFixture: Sendable {
     ///   - destinationBuffering: each destination's queue; the same as `buffering` when nil.
     ///   - gate: when given, its processor runs before the two others (see ``WorkerGate``).
     ///   - destinationCount: how many counting destinations; 3 in the budget's setup.
+    ///   - processors: whether the client runs ``processors()``; without them (and without consent) it is
+    ///     the default configuration apart from its queues.
+    ///   - consent: whether the client uses consent: `.analytics` (the sample events' purpose) is required
+    ///     and the user has granted it, so every event passes the consent gate and carries
+    ///     ``DeliveredConsent/granted``.
     public init(
         buffering: Buffering, destinationBuffering: Buffering? = nil, gate: WorkerGate? = nil,
-        destinationCount: Int = 3
+        destinationCount: Int = 3, processors runsProcessors: Bool = true, consent: Bool = false
     ) {
         let names = ["first", "second", "third"] + (3..<max(3, destinationCount)).map { "extra\($0 - 2)" }
         destinations = names.prefix(destinationCount).map { CountingDestination(name: $0) }
-        var processors = Self.processors()
+        var processors = runsProcessors ? Self.processors() : []
         if let gate { processors.insert(gate.processor, at: 0) }
-        analytics = AnalyticsClient(
-            processors: processors,
-            destinations: destinations,
-            configuration: AnalyticsClient.Configuration(
-                buffering: buffering, destinationBuffering: destinationBuffering ?? buffering)
-        )
+        var configuration = AnalyticsClient.Configuration(
+            buffering: buffering, destinationBuffering: destinationBuffering ?? buffering)
+        if consent {
+            configuration.consentRequired = [.analytics]
+            configuration.consentStore = InMemoryConsentStore([.analytics: .granted])
+        }
+        analytics = AnalyticsClient(processors: processors, destinations: destinations, configuration: configuration)
     }
 
     /// Nil when every tracked event reached every destination with nothing dropped anywhere; otherwise what

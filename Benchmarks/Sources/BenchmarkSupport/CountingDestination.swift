@@ -24,15 +24,15 @@ public final class CountingDestination: Destination {
     /// Events received so far. Exact once the client's `flush()` has returned.
     public var count: Int { received.load(ordering: .relaxed) }
 
-    /// Blocks the calling thread until `count` events have been received in all. Call it once per
-    /// destination, from one thread.
+    /// Blocks the calling thread until `count` events have been received in all. Call it from one thread
+    /// at a time; it may be called again with a larger count.
     public func waitForCount(_ count: Int) {
         target.store(count, ordering: .relaxed)
-        if received.load(ordering: .relaxed) >= count { return }
-        // The destination may have passed the target between the two loads above: wait with a bound and
-        // look again, so a missed signal costs at most 10 ms.
-        while reached.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
-            if received.load(ordering: .relaxed) >= count { return }
+        // The destination may have passed the target between the store and a load, and a signal left over
+        // from an earlier target may wake the wait early: wait with a bound and look again, so a missed
+        // signal costs at most 10 ms and an early one costs nothing.
+        while received.load(ordering: .relaxed) < count {
+            _ = reached.wait(timeout: .now() + .milliseconds(10))
         }
     }
 }

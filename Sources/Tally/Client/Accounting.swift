@@ -96,12 +96,16 @@ final class DestinationLedger: Sendable {
         }
     }
 
-    /// Records what became of the previous event, if any, and says whether the event stamped with
-    /// `sequence` may be delivered; when it may not, it is settled as dropped for the opt-out.
+    /// Records the previous event as delivered when `deliveredPrevious` (its failures are settled at once,
+    /// so a delivery is all that waits for this call), and says whether the event stamped with `sequence`
+    /// may be delivered; when it may not, it is settled as dropped for the opt-out.
     @inline(__always)
-    func settle(_ previous: Outcome?, thenAdmit sequence: UInt64) -> Bool {
+    func settle(deliveredPrevious: Bool, thenAdmit sequence: UInt64) -> Bool {
         state.withLock { state in
-            if let previous { Self.record(previous, in: &state) }
+            if deliveredPrevious {
+                state.settled += 1
+                state.counts.delivered += 1
+            }
             if let cutoff = state.cutoff, sequence <= cutoff {
                 Self.record(.dropped(.optedOut), in: &state)
                 return false

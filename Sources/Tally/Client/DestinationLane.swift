@@ -170,7 +170,8 @@ final class DestinationLane: @unchecked Sendable {
     /// previous event's outcome and the next event's consent check take one lock together.
     private func deliver(_ chunk: LaneChunk) {
         chunk.batch.items.withUnsafeBufferPointer { items in
-            var previous: DestinationLedger.Outcome?
+            // Whether the previous event was delivered and waits to be settled with the next one.
+            var delivered = false
             var depth = 0
             for position in chunk.range {
                 switch items[position] {
@@ -179,13 +180,11 @@ final class DestinationLane: @unchecked Sendable {
                     // The batch holds the box until every lane is done with it: no retain needed to read it.
                     box._withUnsafeGuaranteedRef { box in
                         if let allowed = box.envelope.destinations, !allowed.contains(name) { return }
-                        guard ledger.settle(previous, thenAdmit: box.sequence) else {
-                            previous = nil
-                            return
-                        }
+                        let admitted = ledger.settle(deliveredPrevious: delivered, thenAdmit: box.sequence)
+                        delivered = false
+                        guard admitted else { return }
                         if let purposes, !purposes.contains(box.envelope.event.purpose) {
                             ledger.settle(.dropped(.purposeNotAllowed))
-                            previous = nil
                             return
                         }
                         let eventDepth = box.envelope.origin == .app ? 0 : 1
@@ -193,30 +192,30 @@ final class DestinationLane: @unchecked Sendable {
                             depth = eventDepth
                             FeedbackDepth.set(depth)
                         }
-                        previous = receive(box)
+                        delivered = receive(box)
                     }
                 case .flush(let barrier):
-                    if let outcome = previous { ledger.settle(outcome) }
-                    previous = nil
+                    if delivered { ledger.settle(.delivered) }
+                    delivered = false
                     destination.flush()
                     barrier.arrive(index)
                 case .reset:
                     destination.reset()
                 }
             }
-            if let outcome = previous { ledger.settle(outcome) }
+            if delivered { ledger.settle(.delivered) }
             if depth != 0 { FeedbackDepth.set(0) }
         }
     }
 
     /// Calls the destination with the boxed envelope, which it reads in place. A failure is settled and
-    /// reported at once (so `onProblem` sees the counts include it); a delivery is settled with the next
-    /// event.
+    /// reported at once (so `onProblem` sees the counts include it); a delivery (true) is settled with the
+    /// next event.
     @inline(__always)
-    private func receive(_ box: EnvelopeBox) -> DestinationLedger.Outcome? {
+    private func receive(_ box: EnvelopeBox) -> Bool {
         do {
             try destination.receive(box.envelope, context: context)
-            return .delivered
+            return true
         } catch var problem as Problem {
             ledger.settle(.dropped(.rejected))
             problem.outcome = .dropped
@@ -229,6 +228,6 @@ final class DestinationLane: @unchecked Sendable {
                     .destinationFailed, "The destination threw \(String(reflecting: error))", outcome: .dropped,
                     eventName: box.envelope.reportName))
         }
-        return nil
+        return false
     }
 }

@@ -14,8 +14,10 @@ extension Pipeline {
         var drops: [DropReason: Int] = [:]
         var gate = initialConsent
         var releases: [Release] = []
+        var validName: String?
         while queue.drain(into: &batch) {
-            let (events, kept, routed) = process(&batch, drops: &drops, gate: &gate, releases: &releases)
+            let (events, kept, routed) = process(
+                &batch, drops: &drops, gate: &gate, releases: &releases, validName: &validName)
             if !drops.isEmpty {
                 accounting.dropped(drops)
                 drops.removeAll(keepingCapacity: true)
@@ -86,9 +88,10 @@ extension Pipeline {
     ///
     /// - Returns: how many events the batch held, how many are kept (released ones included), and whether
     ///   any kept event is routed to some destinations only.
+    /// `validName` is the last name the input limits accepted (see ``InputLimits/apply(to:validName:report:)``).
     private func process(
         _ batch: inout [QueueItem], drops: inout [DropReason: Int], gate: inout ConsentGate,
-        releases: inout [Release]
+        releases: inout [Release], validName: inout String?
     ) -> (events: Int, kept: Int, routed: Bool) {
         var events = 0
         var kept = 0
@@ -127,25 +130,16 @@ extension Pipeline {
                     continue
                 }
                 events += 1
-                let eventDepth = items[index].envelope!.origin == .app ? 0 : 1
-                if eventDepth != depth {
-                    depth = eventDepth
-                    FeedbackDepth.set(depth)
-                }
-                let fate: Fate =
-                    if let reason = prepare(&items[index].envelope!) {
-                        .dropped(reason)
-                    } else if gate.isOpen {
-                        .kept
-                    } else {
-                        consent(&items[index], gate: &gate)
-                    }
-                switch fate {
-                case .kept:
+                // In place, through `inout`: reading the envelope through the optional's `!` made the
+                // optimizer copy it whole (retaining and releasing every field), and moving it out and
+                // back copied its bytes several times.
+                switch examine(&items[index].envelope!, depth: &depth, gate: &gate, validName: &validName) {
+                case .kept(let isRouted):
                     kept += 1
-                    if items[index].envelope!.destinations != nil { routed = true }
+                    if isRouted { routed = true }
                 case .held:
                     // Not a drop: the event is in the consent hold, counted there.
+                    gate.hold(items[index].envelope.take()!, sequence: items[index].sequence)
                     items[index].kind = .dropped
                 case .dropped(let reason):
                     items[index].kind = .dropped
@@ -157,26 +151,43 @@ extension Pipeline {
         return (events, kept, routed)
     }
 
+    /// Sets the feedback depth for the event, then applies the input limits, the processors and the consent
+    /// gate: what becomes of it.
+    @inline(__always)
+    private func examine(
+        _ envelope: inout Envelope, depth: inout Int, gate: inout ConsentGate, validName: inout String?
+    ) -> Fate {
+        let eventDepth = envelope.origin == .app ? 0 : 1
+        if eventDepth != depth {
+            depth = eventDepth
+            FeedbackDepth.set(depth)
+        }
+        if let reason = prepare(&envelope, validName: &validName) { return .dropped(reason) }
+        let fate: Fate = gate.isOpen ? .kept(routed: false) : consent(&envelope, gate: &gate)
+        guard case .kept = fate else { return fate }
+        return .kept(routed: envelope.destinations != nil)
+    }
+
     /// What becomes of one event of a batch.
     private enum Fate {
-        /// It goes on to the destinations.
-        case kept
-        /// It moved into the consent hold: not a drop, it waits for the user's answer.
+        /// It goes on to the destinations; `routed` when to some of them only.
+        case kept(routed: Bool)
+        /// It goes into the consent hold: not a drop, it waits for the user's answer.
         case held
         /// It is dropped, and counted under the reason.
         case dropped(DropReason)
     }
 
     /// Lets the event through when the user granted its purpose or nothing gates it (``Fate/kept``, with
-    /// what the client knew in ``Envelope/consent``), drops it when they denied it, or moves it into the hold
-    /// (``Fate/held``) while they have not answered, or drops it when the hold is full.
-    /// Only called once the app uses consent (``ConsentGate/isOpen`` is false).
-    private func consent(_ item: inout QueueItem, gate: inout ConsentGate) -> Fate {
-        let answer = gate.answer(for: item.envelope!.event.purpose)
+    /// what the client knew in ``Envelope/consent``), drops it when they denied it, or says it waits in the
+    /// hold (``Fate/held``: the caller moves it there) while they have not answered, or drops it when the
+    /// hold is full. Only called once the app uses consent (``ConsentGate/isOpen`` is false).
+    private func consent(_ envelope: inout Envelope, gate: inout ConsentGate) -> Fate {
+        let answer = gate.answer(for: envelope.event.purpose)
         switch answer {
         case .granted, .notRequired:
-            item.envelope!.consent = answer
-            return .kept
+            envelope.consent = answer
+            return .kept(routed: false)
         case .denied:
             return .dropped(.consentDenied)
         case .notAsked:
@@ -185,20 +196,23 @@ extension Pipeline {
                     Problem(
                         .consentHoldFull,
                         "The consent hold is full (\(gate.capacity) events); events waiting for the user's answer are dropped until the user answers",
-                        outcome: .dropped, eventName: item.envelope!.reportName),
+                        outcome: .dropped, eventName: envelope.reportName),
                     depth: FeedbackDepth.current)
                 return .dropped(.consentHoldFull)
             }
-            gate.hold(item.envelope.take()!, sequence: item.sequence)
             return .held
         }
     }
 
     /// Applies the input limits, then the processors, in place. Returns why the event is dropped, or nil.
     @inline(__always)
-    private func prepare(_ envelope: inout Envelope) -> DropReason? {
+    private func prepare(_ envelope: inout Envelope, validName: inout String?) -> DropReason? {
         let problems = accounting.problems
-        guard limits.apply(to: &envelope.event, report: { problems.report($0, depth: FeedbackDepth.current) }) else {
+        guard
+            limits.apply(
+                to: &envelope.event, validName: &validName,
+                report: { problems.report($0, depth: FeedbackDepth.current) })
+        else {
             return .invalidEvent
         }
         for index in stages.indices where Self.run(&stages[index], on: &envelope) == .drop {

@@ -97,9 +97,21 @@ public struct InputLimits: Sendable, Hashable {
     ///   - report: gets one problem per rule broken, in a stable order.
     /// - Returns: false when the event must be dropped.
     package func apply(to event: inout Event, report: (Problem) -> Void) -> Bool {
-        if let problem = nameProblem(of: event) {
-            report(problem)
-            return false
+        var validName: String?
+        return apply(to: &event, validName: &validName, report: report)
+    }
+
+    /// ``apply(to:report:)`` for a stream of events, such as the client's worker's: `validName` is a track
+    /// or screen name these limits accepted before (nil at first). An event with the same name skips the
+    /// name rules, whose outcome depends on the name alone; an event whose name passes them becomes the
+    /// new `validName`.
+    package func apply(to event: inout Event, validName: inout String?, report: (Problem) -> Void) -> Bool {
+        if !event.isNamed || event.name != validName {
+            if let problem = nameProblem(of: event) {
+                report(problem)
+                return false
+            }
+            if event.isNamed { validName = event.name }
         }
         guard needsWork(event.properties.dictionary) else { return true }
 
