@@ -33,6 +33,22 @@ import Testing
         #expect(validName == "menu_item_ordered")
     }
 
+    /// Swift's `==` holds a composed and a decomposed "é" equal; the rules count bytes, so a name one byte
+    /// over the limit must not pass for the accepted name it equals.
+    @Test func aCanonicallyEqualNameWithMoreBytesIsCheckedAgain() {
+        let composed = "caf\u{E9}"  // 5 bytes
+        let decomposed = "cafe\u{301}"  // 6 bytes
+        #expect(composed == decomposed)
+        let limits = InputLimits(maximumNameBytes: 5)
+        var validName: String?
+        var problems: [Problem] = []
+        var first = Event(composed)
+        #expect(limits.apply(to: &first, validName: &validName) { problems.append($0) })
+        var second = Event(decomposed)
+        #expect(!limits.apply(to: &second, validName: &validName) { problems.append($0) })
+        #expect(problems.map(\.code) == [.nameTooLong])
+    }
+
     @Test func theClientDropsABadNameBetweenTwoGoodOnes() async {
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(destinations: [memory])

@@ -106,7 +106,7 @@ public struct InputLimits: Sendable, Hashable {
     /// name rules, whose outcome depends on the name alone; an event whose name passes them becomes the
     /// new `validName`.
     package func apply(to event: inout Event, validName: inout String?, report: (Problem) -> Void) -> Bool {
-        if !event.isNamed || event.name != validName {
+        if !event.isNamed || !Self.sameBytes(event.name, validName) {
             if let problem = nameProblem(of: event) {
                 report(problem)
                 return false
@@ -253,5 +253,16 @@ package enum JSONPointer {
             }
         }
         return current
+    }
+}
+
+extension InputLimits {
+    /// Whether `name` has exactly the bytes of `other`. Not `==`, which compares canonical equivalents
+    /// equal: "café" composed and decomposed are one string to Swift but differ in UTF-8 bytes, and the name
+    /// rules count bytes.
+    @inline(__always)
+    static func sameBytes(_ name: String, _ other: String?) -> Bool {
+        guard let other else { return false }
+        return name.utf8.count == other.utf8.count && name.utf8.elementsEqual(other.utf8)
     }
 }
