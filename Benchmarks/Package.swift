@@ -59,6 +59,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // The floor per format reads JSON with Tally's reader.
+                .product(name: "Tally", package: "Tally"),
                 // Only for the collector's executor (SPI), which the counting reference runs on too.
                 .product(name: "TallyCollector", package: "Tally"),
             ],

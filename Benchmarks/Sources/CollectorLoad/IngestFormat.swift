@@ -2,9 +2,12 @@ import Foundation
 
 /// The wire formats the collector ingests, each as its SDK sends a batch of the same track event: Segment's
 /// (analytics-python), PostHog's (posthog-python, `/batch/`), Amplitude's (`/2/httpapi`) and Mixpanel's
-/// (mixpanel-python, form-encoded `data=` to `/track`, 50 events a request, its limit).
+/// (mixpanel-python, form-encoded `data=` to `/track`, 50 events a request, its limit), and Mixpanel's with the
+/// data base64-encoded as older SDKs send it (URL-safe alphabet without padding, which the form carries as it
+/// is; the collector reads both alphabets).
 public enum IngestFormat: String, CaseIterable, Sendable {
     case segment, posthog, amplitude, mixpanel
+    case mixpanelBase64 = "mixpanel64"
 
     /// Where the SDK posts.
     public var path: String {
@@ -12,14 +15,16 @@ public enum IngestFormat: String, CaseIterable, Sendable {
         case .segment: "/v1/batch"
         case .posthog: "/batch/"
         case .amplitude: "/2/httpapi"
-        case .mixpanel: "/track"
+        case .mixpanel, .mixpanelBase64: "/track"
         }
     }
 
     /// How many events a request carries.
-    public var eventsPerBatch: Int { self == .mixpanel ? 50 : 100 }
+    public var eventsPerBatch: Int { isMixpanel ? 50 : 100 }
 
-    var contentType: String { self == .mixpanel ? "application/x-www-form-urlencoded" : "application/json" }
+    var isMixpanel: Bool { self == .mixpanel || self == .mixpanelBase64 }
+
+    var contentType: String { isMixpanel ? "application/x-www-form-urlencoded" : "application/json" }
 
     /// Event `index` of a batch, with message id `id`: the same order, in each vendor's words.
     func event(_ index: Int, id: String) -> String {
@@ -44,7 +49,7 @@ public enum IngestFormat: String, CaseIterable, Sendable {
                 "insert_id":"\(id)","time":1795734790376,"library":"amplitude-python/1.3.0",\
                 "event_properties":{"order_id":"o-\(index)","total":29.95,"currency":"EUR","items":3,"coupon":null}}
                 """
-        case .mixpanel:
+        case .mixpanel, .mixpanelBase64:
             return """
                 {"event":"Order Completed","properties":{"token":"mp","distinct_id":"\(user)","time":1795734790.396,\
                 "$insert_id":"\(id)","mp_lib":"python","$lib_version":"5.4.1",\
@@ -68,6 +73,43 @@ public enum IngestFormat: String, CaseIterable, Sendable {
             allowed.insert(charactersIn: "-._")
             return Array(
                 ("data=" + "[\(list)]".addingPercentEncoding(withAllowedCharacters: allowed)! + "&verbose=1&ip=0").utf8)
+        case .mixpanelBase64:
+            return Array("data=".utf8) + Self.base64URL(Array("[\(list)]".utf8)) + Array("&verbose=1&ip=0".utf8)
         }
+    }
+
+    /// The JSON a Mixpanel base64 body encodes.
+    func base64JSON(_ events: [String]) -> [UInt8] { Array("[\(events.joined(separator: ","))]".utf8) }
+
+    /// Where the encoded data starts in a Mixpanel base64 body.
+    static let base64DataOffset = "data=".utf8.count
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `bytes` in base64's URL-safe alphabet, without padding.
+    static func base64URL(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count / 3 * 4 + 4)
+        var index = 0
+        while index < bytes.count {
+            let group = groupBase64(bytes, at: index)
+            output.append(contentsOf: group)
+            index += 3
+        }
+        return output
+    }
+
+    /// The (up to) four characters of the three bytes at `index`.
+    static func groupBase64(_ bytes: [UInt8], at index: Int) -> ArraySlice<UInt8> {
+        let count = min(3, bytes.count - index)
+        let first = UInt32(bytes[index])
+        let second = count > 1 ? UInt32(bytes[index + 1]) : 0
+        let third = count > 2 ? UInt32(bytes[index + 2]) : 0
+        let value = first << 16 | second << 8 | third
+        let characters = [
+            alphabet[Int(value >> 18 & 63)], alphabet[Int(value >> 12 & 63)], alphabet[Int(value >> 6 & 63)],
+            alphabet[Int(value & 63)],
+        ]
+        return characters[0..<(count + 1)]
     }
 }

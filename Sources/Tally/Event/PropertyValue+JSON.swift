@@ -203,6 +203,22 @@ package struct JSONReader {
         return value
     }
 
+    /// Checks that the input is exactly one JSON value, with optional surrounding whitespace, by the rules of
+    /// ``read(_:)`` (the value at level 1), building nothing. A caller that needs ``read(_:)``'s exact error
+    /// reads the input again when this throws.
+    ///
+    /// Unlike ``read(_:)``, it does not refuse an object whose keys differ only in Unicode normalization:
+    /// it compares no keys. Input whose keys are all ASCII without escapes has none.
+    package static func validate(_ input: UnsafeBufferPointer<UInt8>) throws(JSONError) {
+        var reader = JSONReader(input)
+        reader.skipWhitespace()
+        try reader.skip(level: 1)
+        reader.skipWhitespace()
+        guard reader.index == input.count else {
+            throw JSONError("Unexpected text after the JSON value", offset: reader.index)
+        }
+    }
+
     /// Reads one JSON object member by member, handing each key and the reader positioned at its value
     /// to `member`, which must read the value with ``nextValue()``, ``nextObject()`` or ``skipValue()``. Used
     /// by the record decoder so it builds no dictionary for the record itself. The object read here is a

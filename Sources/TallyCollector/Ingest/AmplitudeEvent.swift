@@ -14,20 +14,22 @@ import Tally
 /// | `$groupidentify` | group: the first of `groups` is the group id, `group_properties.$set` the traits |
 /// | anything else | track |
 enum AmplitudeEvent {
-    /// The events of an Amplitude body, read as JSON.
+    /// The events of an Amplitude body, read where they lie.
     ///
     /// - Throws: ``APIError`` 400 naming the event and field that is missing or of the wrong type.
     static func events(
-        _ body: PropertyValue, context: IngestContext, wantsEvents: Bool
+        _ body: VendorValue, context: IngestContext, wantsEvents: Bool
     ) throws(APIError) -> [(stored: StoredEvent, event: Event?)] {
-        guard case .object(let object) = body else {
+        guard let object = body.object else {
             throw APIError(
-                .badRequest, "wrong_type", "The body must be a JSON object with an events array, not \(body.typeName)")
+                .badRequest, "wrong_type",
+                "The body must be a JSON object with an events array, not \(body.decoded.typeName)")
         }
         let apiKey = try VendorJSON.requiredString(object["api_key"], "api_key", index: nil)
-        guard let list = object["events"] else { throw .missingField("events", index: nil, " (an array of events)") }
-        guard case .array(let items) = list else {
-            throw .wrongType("events", index: nil, expected: "an array", actual: list)
+        guard let list = object.span("events").map({ VendorValue(bytes: body.bytes, span: $0, isPlain: body.isPlain) })
+        else { throw .missingField("events", index: nil, " (an array of events)") }
+        guard let items = list.elements else {
+            throw .wrongType("events", index: nil, expected: "an array", actual: list.decoded)
         }
         var events: [(stored: StoredEvent, event: Event?)] = []
         events.reserveCapacity(items.count)
@@ -40,10 +42,8 @@ enum AmplitudeEvent {
     }
 
     /// One Amplitude event.
-    static func read(_ value: PropertyValue, index: Int?) throws(APIError) -> VendorMessage {
-        guard case .object(let fields) = value else {
-            throw .wrongType("event", index: index, expected: "an object", actual: value)
-        }
+    static func read(_ value: VendorValue, index: Int?) throws(APIError) -> VendorMessage {
+        let fields = try VendorJSON.fields(value, "event", index: index)
         let name = try VendorJSON.requiredString(fields["event_type"], "event_type", index: index)
         let userId = try VendorJSON.string(fields["user_id"], "user_id", index: index)
         let deviceId = try VendorJSON.string(fields["device_id"], "device_id", index: index)
@@ -52,7 +52,8 @@ enum AmplitudeEvent {
             throw .missingField("user_id or device_id", index: index, " (one of them, not empty)")
         }
         let eventProperties =
-            try VendorJSON.object(fields["event_properties"], "event_properties", index: index) ?? [:]
+            try fields.object("event_properties", "event_properties", index: index)
+            ?? VendorObject(bytes: value.bytes, members: [], isPlain: value.isPlain)
         var message = VendorMessage(type: .track, name: name, userId: userId, anonymousId: deviceId)
         message.messageId = try VendorJSON.string(fields["insert_id"], "insert_id", index: index)
         message.timestamp = try VendorJSON.epochTime(
@@ -62,7 +63,7 @@ enum AmplitudeEvent {
             message.type = .identify
             message.name = ""
             let user = try VendorJSON.object(fields["user_properties"], "user_properties", index: index) ?? [:]
-            message.properties = try operations(user, "user_properties", index: index)
+            message.properties = .values(try operations(user, "user_properties", index: index))
         case "$groupidentify":
             message.type = .group
             message.name = ""
@@ -75,9 +76,9 @@ enum AmplitudeEvent {
             case let other: message.groupId = try VendorJSON.string(other, "groups.\(first)", index: index)
             }
             let group = try VendorJSON.object(fields["group_properties"], "group_properties", index: index) ?? [:]
-            message.properties = try operations(group, "group_properties", index: index)
+            message.properties = .values(try operations(group, "group_properties", index: index))
         default:
-            message.properties = eventProperties
+            message.properties = .object(eventProperties)
         }
         if message.type != .track, let session = eventProperties[CollectorProtocol.sessionContextKey] {
             message.properties[CollectorProtocol.sessionContextKey] = session

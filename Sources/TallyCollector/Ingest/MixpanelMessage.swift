@@ -36,6 +36,9 @@ enum MixpanelMessage {
             }
             let first = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
             if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { return data }
+            if let decoded = MixpanelMessage.base64Decoded(data) { return decoded }
+            // What the fast decoder leaves (padding, a character outside both alphabets, text past ASCII):
+            // Foundation's decoder decides, as it always did.
             var text = String(decoding: data, as: UTF8.self).filter { !$0.isWhitespace }
             text = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             text += String(repeating: "=", count: (4 - text.count % 4) % 4)
@@ -50,13 +53,20 @@ enum MixpanelMessage {
     static func form(_ bytes: [UInt8], isJSON: Bool, verboseQuery: Bool) -> Form {
         if isJSON { return Form(data: bytes, verbose: verboseQuery) }
         var form = Form(data: nil, verbose: verboseQuery)
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(decoding: percentDecoded(parts[0]), as: UTF8.self)
-            let value = parts.count > 1 ? percentDecoded(parts[1]) : []
+        // Pairs between `&`s (empty ones skipped), each `key=value` split at its first `=`; a pair without
+        // one is a key with an empty value. Only the values of the keys read are decoded.
+        var start = 0
+        while start < bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+            let pair = bytes[start..<end]
+            start = end + 1
+            guard !pair.isEmpty else { continue }
+            let equals = pair.firstIndex(of: UInt8(ascii: "="))
+            let key = String(decoding: percentDecoded(pair[..<(equals ?? pair.endIndex)]), as: UTF8.self)
+            func value() -> [UInt8] { equals.map { percentDecoded(pair[($0 + 1)...]) } ?? [] }
             switch key {
-            case "data": form.data = value
-            case "verbose": form.verbose = value == Array("1".utf8)
+            case "data": form.data = value()
+            case "verbose": form.verbose = value() == Array("1".utf8)
             default: break
             }
         }
@@ -65,24 +75,86 @@ enum MixpanelMessage {
 
     /// `+` as a space and `%XX` as its byte; a broken escape is kept as it is.
     static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
-                output.append(0x20)
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.endIndex, let high = hexDigit(bytes[index + 1]),
-                let low = hexDigit(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 2
-            } else {
-                output.append(byte)
+        bytes.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: input.count) { output, count in
+                var index = 0
+                var written = 0
+                while index < input.count {
+                    let byte = input[index]
+                    if byte == UInt8(ascii: "+") {
+                        output[written] = 0x20
+                    } else if byte == UInt8(ascii: "%"), index + 2 < input.count, let high = hexDigit(input[index + 1]),
+                        let low = hexDigit(input[index + 2])
+                    {
+                        output[written] = high << 4 | low
+                        index += 2
+                    } else {
+                        output[written] = byte
+                    }
+                    written += 1
+                    index += 1
+                }
+                count = written
             }
-            index += 1
         }
-        return output
+    }
+
+    /// The six bits of each base64 character, both alphabets (`+/` and `-_`); 0xFF for any other byte, 0xFE
+    /// for ASCII whitespace, which is skipped.
+    private static let base64Values: [UInt8] = {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() {
+            values[Int(character)] = UInt8(value)
+        }
+        values[Int(UInt8(ascii: "-"))] = 62
+        values[Int(UInt8(ascii: "_"))] = 63
+        for space in [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20] { values[space] = 0xFE }
+        return values
+    }()
+
+    /// `data` decoded from base64 without padding, in either alphabet, ASCII whitespace skipped; nil for
+    /// anything else (padding, other characters, a length base64 cannot have, or unused bits that are not
+    /// zero), which ``Form/json()`` hands to Foundation's decoder as before.
+    static func base64Decoded(_ data: [UInt8]) -> [UInt8]? {
+        data.withUnsafeBufferPointer { input -> [UInt8]? in
+            var failed = false
+            let decoded = [UInt8](unsafeUninitializedCapacity: input.count / 4 * 3 + 3) { output, count in
+                var accumulated: UInt32 = 0
+                var characters = 0
+                var written = 0
+                for byte in input {
+                    let value = base64Values[Int(byte)]
+                    if value == 0xFE { continue }
+                    if value == 0xFF {
+                        failed = true
+                        break
+                    }
+                    accumulated = accumulated << 6 | UInt32(value)
+                    characters += 1
+                    if characters == 4 {
+                        output[written] = UInt8(truncatingIfNeeded: accumulated >> 16)
+                        output[written + 1] = UInt8(truncatingIfNeeded: accumulated >> 8)
+                        output[written + 2] = UInt8(truncatingIfNeeded: accumulated)
+                        written += 3
+                        accumulated = 0
+                        characters = 0
+                    }
+                }
+                switch characters {
+                case 0: break
+                case 2 where accumulated & 0xF == 0:
+                    output[written] = UInt8(truncatingIfNeeded: accumulated >> 4)
+                    written += 1
+                case 3 where accumulated & 0x3 == 0:
+                    output[written] = UInt8(truncatingIfNeeded: accumulated >> 10)
+                    output[written + 1] = UInt8(truncatingIfNeeded: accumulated >> 2)
+                    written += 2
+                default: failed = true
+                }
+                count = failed ? 0 : written
+            }
+            return failed || (decoded.isEmpty && !input.isEmpty) ? nil : decoded
+        }
     }
 
     private static func hexDigit(_ byte: UInt8) -> UInt8? {
@@ -100,36 +172,32 @@ enum MixpanelMessage {
     static func events(
         _ data: [UInt8], endpoint: Endpoint, context: IngestContext, wantsEvents: Bool
     ) throws(APIError) -> [(stored: StoredEvent, event: Event?)] {
-        let body = try VendorJSON.read(data, what: "data")
-        let messages = try VendorJSON.messages(body, "data")
-        var events: [(stored: StoredEvent, event: Event?)] = []
-        events.reserveCapacity(messages.count)
-        for (index, value) in messages.enumerated() {
-            let position = body.arrayValue == nil ? nil : index
-            let message: VendorMessage
-            switch endpoint {
-            case .track, .import: message = try event(value, index: position)
-            case .engage: message = try profile(value, index: position)
-            case .groups: message = try group(value, index: position)
+        try VendorJSON.read(data, what: "data").withValue { body throws(APIError) in
+            let messages = try VendorJSON.messages(body, "data")
+            var events: [(stored: StoredEvent, event: Event?)] = []
+            events.reserveCapacity(messages.count)
+            for (index, value) in messages.enumerated() {
+                let position = body.isArray ? index : nil
+                let fields = try VendorJSON.fields(value, "data", index: position)
+                let message: VendorMessage
+                switch endpoint {
+                case .track, .import: message = try event(fields, index: position)
+                case .engage: message = try profile(fields, index: position)
+                case .groups: message = try group(fields, index: position)
+                }
+                events.append(
+                    try message.stored(from: .mixpanel, context: context, index: position, wantsEvent: wantsEvents))
             }
-            events.append(
-                try message.stored(from: .mixpanel, context: context, index: position, wantsEvent: wantsEvents))
+            return events
         }
-        return events
-    }
-
-    private static func fields(_ value: PropertyValue, index: Int?) throws(APIError) -> [String: PropertyValue] {
-        guard case .object(let fields) = value else {
-            throw .wrongType("data", index: index, expected: "an object", actual: value)
-        }
-        return fields
     }
 
     /// A `/track` or `/import` event.
-    static func event(_ value: PropertyValue, index: Int?) throws(APIError) -> VendorMessage {
-        let fields = try fields(value, index: index)
+    static func event(_ fields: VendorObject, index: Int?) throws(APIError) -> VendorMessage {
         let name = try VendorJSON.requiredString(fields["event"], "event", index: index)
-        var properties = try VendorJSON.object(fields["properties"], "properties", index: index) ?? [:]
+        var properties =
+            try fields.object("properties", "properties", index: index)
+            ?? VendorObject(bytes: fields.bytes, members: [], isPlain: fields.isPlain)
         let distinctId = try VendorJSON.string(
             properties.removeValue(forKey: "distinct_id"), "properties.distinct_id", index: index)
         var message = VendorMessage(type: .track, name: name)
@@ -145,6 +213,7 @@ enum MixpanelMessage {
         message.timestamp = try VendorJSON.epochTime(
             properties.removeValue(forKey: "time"), "properties.time", index: index, expected: "a number",
             milliseconds: nil)
+        let session = properties[CollectorProtocol.sessionContextKey].map { [CollectorProtocol.sessionContextKey: $0] }
         switch name {
         case "$create_alias":
             message.type = .alias
@@ -152,7 +221,7 @@ enum MixpanelMessage {
             message.previousId = distinctId
             message.userId = try VendorJSON.requiredString(
                 properties.removeValue(forKey: "alias"), "properties.alias", index: index)
-            message.properties = properties.filter { $0.key == CollectorProtocol.sessionContextKey }
+            message.properties = .values(session ?? [:])
         case "$identify":
             message.type = .identify
             message.name = ""
@@ -162,9 +231,9 @@ enum MixpanelMessage {
                 properties["$anon_distinct_id"], "properties.$anon_distinct_id", index: index)
             message.userId = identified ?? message.userId
             message.anonymousId = anonymous ?? message.anonymousId
-            message.properties = properties.filter { $0.key == CollectorProtocol.sessionContextKey }
+            message.properties = .values(session ?? [:])
         default:
-            message.properties = properties
+            message.properties = .object(properties)
         }
         guard message.userId?.isEmpty == false || message.anonymousId?.isEmpty == false || message.type == .track
         else {
@@ -177,8 +246,7 @@ enum MixpanelMessage {
     private static let operations = ["$set", "$set_once", "$add", "$append", "$union", "$remove", "$unset", "$delete"]
 
     /// An `/engage` profile update.
-    static func profile(_ value: PropertyValue, index: Int?) throws(APIError) -> VendorMessage {
-        let fields = try fields(value, index: index)
+    static func profile(_ fields: VendorObject, index: Int?) throws(APIError) -> VendorMessage {
         var message = VendorMessage(type: .identify)
         message.userId = try VendorJSON.requiredString(fields["$distinct_id"], "$distinct_id", index: index)
         message.anonymousId = try VendorJSON.string(fields["$device_id"], "$device_id", index: index)
@@ -189,8 +257,7 @@ enum MixpanelMessage {
     }
 
     /// A `/groups` group update.
-    static func group(_ value: PropertyValue, index: Int?) throws(APIError) -> VendorMessage {
-        let fields = try fields(value, index: index)
+    static func group(_ fields: VendorObject, index: Int?) throws(APIError) -> VendorMessage {
         var message = VendorMessage(type: .group)
         _ = try VendorJSON.requiredString(fields["$group_key"], "$group_key", index: index)
         message.groupId = try VendorJSON.requiredString(fields["$group_id"], "$group_id", index: index)
@@ -202,15 +269,15 @@ enum MixpanelMessage {
 
     /// The traits of a profile or group update: `$set_once` under `$set`; another operation names the event.
     private static func update(
-        _ fields: [String: PropertyValue], into message: inout VendorMessage, index: Int?
+        _ fields: VendorObject, into message: inout VendorMessage, index: Int?
     ) throws(APIError) {
         let set = try VendorJSON.object(fields["$set"], "$set", index: index)
         let once = try VendorJSON.object(fields["$set_once"], "$set_once", index: index)
         if set != nil || once != nil {
-            message.properties = (once ?? [:]).merging(set ?? [:]) { _, set in set }
-        } else if let operation = operations.first(where: { fields[$0] != nil }) {
+            message.properties = .values((once ?? [:]).merging(set ?? [:]) { _, set in set })
+        } else if let operation = operations.first(where: { fields.contains($0) }) {
             message.name = operation
-            message.properties = fields[operation]?.objectValue ?? [:]
+            message.properties = .values(fields[operation]?.objectValue ?? [:])
         } else {
             throw .missingField("$set", index: index, " (or another profile operation)")
         }

@@ -16,18 +16,20 @@ import Tally
 /// | `$screen` | screen named by `$screen_name` |
 /// | anything else | track |
 enum PostHogMessage {
-    /// The messages of a PostHog body, read as JSON.
+    /// The messages of a PostHog body, read where they lie.
     ///
     /// - Throws: ``APIError`` 400 naming the message and field that is missing or of the wrong type.
     static func events(
-        _ body: PropertyValue, context: IngestContext, wantsEvents: Bool
+        _ body: VendorValue, context: IngestContext, wantsEvents: Bool
     ) throws(APIError) -> [(stored: StoredEvent, event: Event?)] {
         var apiKey: String?
-        let messages: [PropertyValue]
-        if case .object(let object) = body, let batch = object["batch"] {
+        let messages: [VendorValue]
+        let object = body.object
+        let batch = object?.span("batch").map { VendorValue(bytes: body.bytes, span: $0, isPlain: body.isPlain) }
+        if let object, let batch {
             apiKey = try VendorJSON.string(object["api_key"], "api_key", index: nil)
-            guard case .array(let items) = batch else {
-                throw .wrongType("batch", index: nil, expected: "an array", actual: batch)
+            guard let items = batch.elements else {
+                throw .wrongType("batch", index: nil, expected: "an array", actual: batch.decoded)
             }
             messages = items
         } else {
@@ -36,9 +38,7 @@ enum PostHogMessage {
         var events: [(stored: StoredEvent, event: Event?)] = []
         events.reserveCapacity(messages.count)
         for (index, value) in messages.enumerated() {
-            let position =
-                messages.count == 1 && body.arrayValue == nil && body.objectValue?["batch"] == nil
-                ? nil : index
+            let position = messages.count == 1 && !body.isArray && batch == nil ? nil : index
             var message = try read(value, index: position)
             message.writeKey = message.writeKey ?? apiKey
             events.append(
@@ -48,18 +48,18 @@ enum PostHogMessage {
     }
 
     /// One PostHog event.
-    static func read(_ value: PropertyValue, index: Int?) throws(APIError) -> VendorMessage {
-        guard case .object(let fields) = value else {
-            throw .wrongType("event", index: index, expected: "an object", actual: value)
-        }
+    static func read(_ value: VendorValue, index: Int?) throws(APIError) -> VendorMessage {
+        let fields = try VendorJSON.fields(value, "event", index: index)
         let name = try VendorJSON.requiredString(fields["event"], "event", index: index)
-        var properties = try VendorJSON.object(fields["properties"], "properties", index: index) ?? [:]
+        var properties =
+            try fields.object("properties", "properties", index: index)
+            ?? VendorObject(bytes: value.bytes, members: [], isPlain: value.isPlain)
         let topDistinctId = try VendorJSON.string(fields["distinct_id"], "distinct_id", index: index)
         let propertyDistinctId = try VendorJSON.string(
             properties["distinct_id"], "properties.distinct_id", index: index)
         let distinctId = topDistinctId ?? propertyDistinctId
         guard let distinctId, !distinctId.isEmpty else { throw .missingField("distinct_id", index: index) }
-        properties["distinct_id"] = nil
+        _ = properties.removeValue(forKey: "distinct_id")
 
         var message = VendorMessage(type: .track, name: name, userId: distinctId)
         message.messageId = try VendorJSON.string(fields["uuid"], "uuid", index: index)
@@ -79,15 +79,15 @@ enum PostHogMessage {
             let propertySet = try VendorJSON.object(properties["$set"], "properties.$set", index: index)
             let topOnce = try VendorJSON.object(fields["$set_once"], "$set_once", index: index)
             let propertyOnce = try VendorJSON.object(properties["$set_once"], "properties.$set_once", index: index)
-            message.properties = (topOnce ?? propertyOnce ?? [:]).merging(topSet ?? propertySet ?? [:]) { _, set in set
-            }
+            message.properties = .values(
+                (topOnce ?? propertyOnce ?? [:]).merging(topSet ?? propertySet ?? [:]) { _, set in set })
         case "$groupidentify":
             message.type = .group
             message.name = ""
             message.groupId = try VendorJSON.requiredString(
                 properties["$group_key"], "properties.$group_key", index: index)
-            message.properties =
-                try VendorJSON.object(properties["$group_set"], "properties.$group_set", index: index) ?? [:]
+            message.properties = .values(
+                try VendorJSON.object(properties["$group_set"], "properties.$group_set", index: index) ?? [:])
         case "$create_alias":
             message.type = .alias
             message.name = ""
@@ -98,9 +98,9 @@ enum PostHogMessage {
             message.name =
                 try VendorJSON.string(properties["$screen_name"], "properties.$screen_name", index: index)
                 ?? ""
-            message.properties = properties
+            message.properties = .object(properties)
         default:
-            message.properties = properties
+            message.properties = .object(properties)
         }
         if message.type != .track && message.type != .screen {
             // What PostHog's own bookkeeping put among the properties is not the traits; keep the session tag.

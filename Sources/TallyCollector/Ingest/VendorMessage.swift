@@ -9,9 +9,37 @@ import Tally
 /// Each vendor has its own decoder (``PostHogMessage``, ``AmplitudeEvent``, ``MixpanelMessage``); what they
 /// share is here: the JSON body, the session tag, and the stored event.
 struct VendorMessage {
+    /// A message's properties: the object of the body they were sent as (a track's, a screen's), or values
+    /// a decoder put together (an identify's traits from their operations).
+    enum Properties {
+        case values([String: PropertyValue])
+        case object(VendorObject)
+
+        /// The value of `key`.
+        subscript(key: String) -> PropertyValue? {
+            get {
+                switch self {
+                case .values(let values): values[key]
+                case .object(let object): object[key]
+                }
+            }
+            set {
+                switch self {
+                case .values(var values):
+                    values[key] = newValue
+                    self = .values(values)
+                case .object(let object):
+                    var values = object.dictionary
+                    values[key] = newValue
+                    self = .values(values)
+                }
+            }
+        }
+    }
+
     var type: MessageType
     var name = ""
-    var properties: [String: PropertyValue] = [:]
+    var properties = Properties.values([:])
     var userId: String?
     var anonymousId: String?
     var groupId: String?
@@ -29,9 +57,22 @@ struct VendorMessage {
     func stored(
         from source: EventSource, context: IngestContext, index: Int?, wantsEvent: Bool
     ) throws(APIError) -> (stored: StoredEvent, event: Event?) {
-        var properties = properties
         var session = context.session
-        switch properties.removeValue(forKey: CollectorProtocol.sessionContextKey) {
+        let tag: PropertyValue?
+        let text: String
+        var values: [String: PropertyValue] = [:]
+        switch properties {
+        case .values(var properties):
+            tag = properties.removeValue(forKey: CollectorProtocol.sessionContextKey)
+            text = properties.jsonString
+            if wantsEvent { values = properties }
+        case .object(var object):
+            // Written from the body's bytes: no dictionary is built unless a plan asks for the event.
+            tag = object.removeValue(forKey: CollectorProtocol.sessionContextKey)
+            text = object.jsonString
+            if wantsEvent { values = object.dictionary }
+        }
+        switch tag {
         case nil, .null?: break
         case .string(let tagged)?: session = tagged
         case let other?:
@@ -40,12 +81,12 @@ struct VendorMessage {
         }
         let stored = StoredEvent(
             receivedAt: context.receivedAt, session: session, source: source, type: type, name: name,
-            properties: properties.jsonString, userId: userId, anonymousId: anonymousId, groupId: groupId,
+            properties: text, userId: userId, anonymousId: anonymousId, groupId: groupId,
             previousId: previousId, messageId: messageId.flatMap { $0.isEmpty ? nil : $0 }, timestamp: timestamp,
             context: "{}", writeKey: writeKey ?? context.writeKey)
         guard wantsEvent else { return (stored, nil) }
         let event = Event(
-            kind: type.kind, name: name, properties: properties,
+            kind: type.kind, name: name, properties: values,
             userId: type == .identify || type == .alias ? userId : nil, groupId: groupId)
         return (stored, event)
     }
@@ -53,17 +94,11 @@ struct VendorMessage {
 
 /// Reading vendor bodies: JSON that must be an object or an array, and the typed fields of one message.
 enum VendorJSON {
-    /// The body as a JSON value.
+    /// The body, checked to be JSON, to be read where it lies.
     ///
     /// - Throws: ``APIError`` 400 `invalid_json`.
-    static func read(_ bytes: some Collection<UInt8>, what: String = "The body") throws(APIError) -> PropertyValue {
-        do {
-            return try PropertyValue(jsonBytes: bytes)
-        } catch let error as JSONError {
-            throw .invalidJSON(error, in: what)
-        } catch {
-            throw APIError(.badRequest, "invalid_json", "\(what) is not valid JSON")
-        }
+    static func read(_ bytes: [UInt8], what: String = "The body") throws(APIError) -> VendorBody {
+        try VendorBody(bytes, what: what)
     }
 
     /// `value` as an object, or a 400 naming `field`.
@@ -97,12 +132,18 @@ enum VendorJSON {
     }
 
     /// The messages of a body that holds either one message object or an array of them.
-    static func messages(_ value: PropertyValue, _ field: String) throws(APIError) -> [PropertyValue] {
-        switch value {
-        case .array(let items): return items
-        case .object: return [value]
-        default: throw .wrongType(field, index: nil, expected: "an object or an array", actual: value)
+    static func messages(_ value: VendorValue, _ field: String) throws(APIError) -> [VendorValue] {
+        if let elements = value.elements { return elements }
+        if value.isObject { return [value] }
+        throw .wrongType(field, index: nil, expected: "an object or an array", actual: value.decoded)
+    }
+
+    /// The fields of message `value`, or a 400 naming `field` when it is not an object.
+    static func fields(_ value: VendorValue, _ field: String, index: Int?) throws(APIError) -> VendorObject {
+        guard let fields = value.object else {
+            throw .wrongType(field, index: index, expected: "an object", actual: value.decoded)
         }
+        return fields
     }
 
     /// The message's time field as ISO 8601 text: nil when absent or null, a 400 naming `field` when it is not

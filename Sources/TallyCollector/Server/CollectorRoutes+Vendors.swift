@@ -53,7 +53,11 @@ extension CollectorRoutes {
         var dialect = APIError.Dialect.posthog
         return try await speaking({ dialect }) {
             let body = try await jsonBody(of: request, limit: Self.maximumPostHogBytes)
-            if body.objectValue?["events"] != nil && body.objectValue?["batch"] == nil {
+            let isAmplitude = body.withValue { value in
+                guard let object = value.object else { return false }
+                return object.contains("events") && !object.contains("batch")
+            }
+            if isAmplitude {
                 dialect = .amplitude
                 return try await keepAmplitude(body, request)
             }
@@ -61,15 +65,22 @@ extension CollectorRoutes {
         }
     }
 
-    private func keepPostHog(_ body: PropertyValue, _ request: Request) async throws -> Response {
-        try await keep(PostHogMessage.events(body, context: context(of: request), wantsEvents: validator != nil))
+    private func keepPostHog(_ body: VendorBody, _ request: Request) async throws -> Response {
+        let ingest = context(of: request)
+        let events = try body.withValue { value throws(APIError) in
+            try PostHogMessage.events(value, context: ingest, wantsEvents: validator != nil)
+        }
+        try await keep(events)
         return .json(Array(#"{"status":1}"#.utf8))
     }
 
-    private func keepAmplitude(_ body: PropertyValue, _ request: Request) async throws -> Response {
-        let events = try AmplitudeEvent.events(body, context: context(of: request), wantsEvents: validator != nil)
+    private func keepAmplitude(_ body: VendorBody, _ request: Request) async throws -> Response {
+        let ingest = context(of: request)
+        let events = try body.withValue { value throws(APIError) in
+            try AmplitudeEvent.events(value, context: ingest, wantsEvents: validator != nil)
+        }
         try await keep(events)
-        let now = context(of: request).receivedAt / 1000
+        let now = ingest.receivedAt / 1000
         return .json(Array(#"{"code":200,"events_ingested":\#(events.count),"server_upload_time":\#(now)}"#.utf8))
     }
 
@@ -97,7 +108,7 @@ extension CollectorRoutes {
     }
 
     /// The body as JSON, refused with 415 when its Content-Type says it is something else (a form).
-    private func jsonBody(of request: Request, limit: Int) async throws -> PropertyValue {
+    private func jsonBody(of request: Request, limit: Int) async throws -> VendorBody {
         let contentType = Self.mediaType(request)
         // posthog-js posts text/plain to skip a browser's preflight; no SDK sends a form here.
         guard ["", "application/json", "text/plain"].contains(contentType) else {

@@ -1,0 +1,120 @@
+#if Collector
+import Foundation
+import Tally
+@testable import TallyCollector
+import Testing
+
+/// Vendor bodies are read where they lie (issue 39): what the collector stores from them must be exactly what
+/// reading them into values stored before, keys sorted, numbers written from their values, the keys a
+/// decoder takes out left out; and Mixpanel's base64 decoded as Foundation decodes it.
+@Suite("Ingest: vendor bodies read where they lie")
+struct VendorBodyTests {
+    /// Property objects whose text differs from what is stored: keys out of order, repeated, nested;
+    /// numbers with fractions, exponents, -0, past Int; strings, literals and whitespace.
+    static let objects = [
+        #"{}"#,
+        #"{"total":29.95,"currency":"EUR","items":3,"coupon":null,"ok":true,"no":false}"#,
+        #"{ "b" : 1 , "a" : [ 1 , 2.50 , { "z" : 1e2 , "y" : -0 } ] , "c" : { } , "d" : [ ] }"#,
+        #"{"n":-0.0,"m":1E+2,"k":12345678901234567890,"j":-9223372036854775808,"i":9223372036854775807}"#,
+        #"{"x":1,"x":2,"w":{"q":1,"q":[3]},"x":3}"#,
+        #"{"big":1e400,"small":1e-400,"neg":-12,"frac":0.1,"long":123456789012345678}"#,
+        #"{"s":"a/b","t":"with spaces and ~ ` ! @ # $ % ^ & * ( )","u":"DEL"}"#
+            .replacingOccurrences(of: "DEL", with: "\u{7F}"),
+        #"{"$lib":"posthog-python","$insert_id":"m","distinct_id":"u","time":1795734790.396,"token":"t"}"#,
+    ]
+
+    @Test(arguments: objects)
+    func propertiesAreWrittenAsFromTheirValues(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let expected = try #require(try PropertyValue(jsonBytes: bytes).objectValue)
+        let body = try VendorBody(bytes, what: "data")
+        #expect(body.isPlain)
+        try body.withValue { value in
+            var object = try #require(value.object)
+            #expect(object.jsonString == expected.jsonString)
+            #expect(object.dictionary == expected)
+            for key in ["x", "distinct_id", "token", "total", "absent"] {
+                var values = expected
+                let removed = object.removeValue(forKey: key)
+                let expectedRemoved = values.removeValue(forKey: key)
+                #expect(removed == expectedRemoved)
+                #expect(object.jsonString == values.jsonString)
+                #expect(object[key] == nil)
+                object = try #require(value.object)
+            }
+        }
+    }
+
+    @Test func bodiesPastASCIIOrWithEscapesAreReadIntoValues() throws {
+        for text in [#"{"é":"café","\u0061":1,"a":2}"#, #"{"k":"line\nbreak","\u212A":1}"#] {
+            let bytes = Array(text.utf8)
+            let expected = try #require(try PropertyValue(jsonBytes: bytes).objectValue)
+            let body = try VendorBody(bytes, what: "data")
+            #expect(!body.isPlain)
+            try body.withValue { value in
+                let object = try #require(value.object)
+                #expect(object.jsonString == expected.jsonString)
+                #expect(object["a"] == expected["a"])
+                #expect(object["K"] == expected["K"])  // the Kelvin sign is a K to `String`, as to a dictionary
+            }
+        }
+        // Keys that differ only in Unicode normalization are refused, as before.
+        #expect(throws: APIError.self) {
+            _ = try VendorBody(Array("{\"caf\u{E9}\":1,\"cafe\u{301}\":2}".utf8), what: "data")
+        }
+    }
+
+    @Test(arguments: ["", " ", "{", #"{"a":1,}"#, "[1 2]", #"{"a":01}"#, "nul", #"{"a":"\q"}"#, "[]]"])
+    func invalidBodiesGetTheReadersError(_ text: String) {
+        var expected: JSONError?
+        do {
+            _ = try PropertyValue(jsonBytes: Array(text.utf8))
+        } catch let error as JSONError {
+            expected = error
+        } catch {}
+        #expect(expected != nil)
+        do {
+            _ = try VendorBody(Array(text.utf8), what: "The body")
+            Issue.record("\(text) was taken")
+        } catch {
+            #expect(error.code == "invalid_json")
+            #expect(error.message == "The body is not valid JSON: \(expected!.message) at byte \(expected!.offset)")
+        }
+    }
+
+    @Test func tooDeepBodiesAreRefusedAsBefore() {
+        let deep = String(repeating: "[", count: 64) + String(repeating: "]", count: 64)
+        let deeper = "[" + deep + "]"
+        #expect((try? VendorBody(Array(deep.utf8), what: "b")) != nil)
+        #expect((try? PropertyValue(jsonBytes: Array(deeper.utf8))) == nil)
+        #expect((try? VendorBody(Array(deeper.utf8), what: "b")) == nil)
+    }
+
+    @Test func base64IsDecodedAsFoundationDecodesIt() throws {
+        let json = Array(#"[{"event":"A","properties":{"distinct_id":"u"}}]"#.utf8)
+        for length in 0...json.count {
+            let bytes = Array(json[0..<length])
+            let standard = Data(bytes).base64EncodedString()
+            let unpadded = standard.replacingOccurrences(of: "=", with: "")
+            let urlSafe = unpadded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            for text in [unpadded, urlSafe, " " + unpadded + "\n"] where !unpadded.isEmpty {
+                #expect(MixpanelMessage.base64Decoded(Array(text.utf8)) == bytes)
+                #expect(try MixpanelMessage.Form(data: Array(text.utf8), verbose: false).json() == bytes)
+            }
+            if standard.hasSuffix("=") {
+                #expect(MixpanelMessage.base64Decoded(Array(standard.utf8)) == nil)  // left to Foundation
+                #expect(try MixpanelMessage.Form(data: Array(standard.utf8), verbose: false).json() == bytes)
+            }
+        }
+        for broken in ["A", "QQ=A", "QR", "Q*==", "\u{00A0}QQ"] {
+            #expect(MixpanelMessage.base64Decoded(Array(broken.utf8)) == nil)
+        }
+    }
+
+    @Test func percentDecodingKeepsBrokenEscapes() {
+        #expect(MixpanelMessage.percentDecoded(ArraySlice("a+b%41%4g%".utf8)) == Array("a bA%4g%".utf8))
+        #expect(MixpanelMessage.percentDecoded(ArraySlice("%2".utf8)) == Array("%2".utf8))
+        #expect(MixpanelMessage.percentDecoded([]) == [])
+    }
+}
+#endif
