@@ -89,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "ValidateComparison",
             dependencies: [
-                .product(name: "Tally", package: "Tally")
+                .product(name: "Tally", package: "Tally"),
+                .product(name: "TallyPlan", package: "Tally"),
             ],
             path: "Sources/ValidateComparison"
         ),

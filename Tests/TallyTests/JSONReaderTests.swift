@@ -63,4 +63,33 @@ struct JSONReaderTests {
             if case .double(let value) = read { #expect(value.sign == Double(text)!.sign, "\(text)") }
         }
     }
+
+    /// Objects of up to 12 members are read in one pass, larger ones counted first: both read the same
+    /// values, at any nesting, and a malformed object is reported as the counting reader always did (the
+    /// first error in the outermost object, before anything is built).
+    @Test func objectsOfEverySizeReadBackAndErrorsAreTheCountingReaders() throws {
+        for size in 0...30 {
+            var members: [String: PropertyValue] = [:]
+            for index in 0..<size {
+                members["k\(index)"] =
+                    index % 3 == 0 ? .object(["inner": .int(index), "list": [1, "two"]]) : .int(index)
+            }
+            let value = PropertyValue.object(["outer": .object(members), "n": .int(size)])
+            #expect(try PropertyValue(json: value.jsonString) == value, "\(size) members")
+        }
+        func message(_ json: String) -> String? {
+            do {
+                _ = try PropertyValue(json: json)
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        }
+        // A member missing its comma inside a nested object: found by the outer object's count, in its
+        // words.
+        #expect(message(#"{"a":{"b":1 "c":2}}"#)?.contains("Expected ',' or a closing bracket") == true)
+        #expect(message(#"{"a":1 "b":2}"#)?.contains("Expected ',' or '}' in an object") == true)
+        #expect(message(#"{"a":1,"b":{"c":[1,2}}"#)?.contains("Expected ',' or a closing bracket") == true)
+        #expect(message(#"{"a":{"b":1}"#)?.contains("Unexpected end of input") == true)
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Tally
+import TallyPlan
 
 // `tally validate` end to end beside jsonschema-rs, and its peak memory as recordings grow.
 //
@@ -16,7 +17,18 @@ import Tally
 //         --tally .build/release/tally --python .build/venv/bin/python --events 1000000,4000000 --runs 3
 //
 // `--folder DIR` keeps the files in DIR (to profile `tally validate` on them); `--skip-python` measures
-// `tally validate` alone.
+// `tally validate` alone. `--baseline PATH` measures a second build of `tally` (before a change) in the
+// same runs, so before and after are both ratios to the same jsonschema-rs runs.
+//
+// The budget (issue 39), checked when asked, the run exiting 1 when it is missed:
+//   --require-wall-ratio R   jsonschema-rs's median wall time at least R times tally's (4)
+//   --require-cpu-ratio R    the same for CPU time, user + system (2)
+//   --max-peak-mb M          tally's peak resident memory at most M MB at every size, and at the largest
+//                            size at most 1.25 times the smallest's (memory flat)
+//   --max-scan-ratio R       the value scan's added cost: validating decoded events with
+//                            `scansUnmarkedValues` at most R times the time without (1.25), on events where
+//                            it finds nothing (the fixture's: its e-mail property is marked personal)
+// `--budget` sets all four to the issue's figures (4, 2, 150, 1.25).
 
 struct Options {
     var tally = "../.build/release/tally"
@@ -29,12 +41,23 @@ struct Options {
     /// Where to write the plan, the schemas and the recordings, kept afterwards (for profiling); a fresh
     /// temporary folder, removed afterwards, when nil.
     var folder: String?
+    /// A second `tally` (a build before a change), measured in the same runs.
+    var baseline: String?
+    var requiredWallRatio: Double?
+    var requiredCPURatio: Double?
+    var maximumPeakMB: Double?
+    var maximumScanRatio: Double?
 
     init(_ arguments: [String]) {
         var remaining = arguments.dropFirst()
         while let flag = remaining.popFirst() {
             switch flag {
             case "--skip-python": skipPython = true
+            case "--budget":
+                requiredWallRatio = 4
+                requiredCPURatio = 2
+                maximumPeakMB = 150
+                maximumScanRatio = 1.25
             default:
                 guard let value = remaining.popFirst() else { fail("\(flag) needs a value") }
                 switch flag {
@@ -44,11 +67,21 @@ struct Options {
                 case "--events": sizes = value.split(separator: ",").compactMap { Int($0) }
                 case "--runs": runs = max(1, Int(value) ?? 3)
                 case "--folder": folder = value
+                case "--baseline": baseline = value
+                case "--require-wall-ratio": requiredWallRatio = number(value, flag)
+                case "--require-cpu-ratio": requiredCPURatio = number(value, flag)
+                case "--max-peak-mb": maximumPeakMB = number(value, flag)
+                case "--max-scan-ratio": maximumScanRatio = number(value, flag)
                 default: fail("unknown option \(flag)")
                 }
             }
         }
     }
+}
+
+func number(_ text: String, _ flag: String) -> Double {
+    guard let value = Double(text), value > 0 else { fail("\(flag) needs a positive number, not \(text)") }
+    return value
 }
 
 /// One run of a command: wall clock and CPU seconds, peak resident memory in MB, and what it printed.
@@ -98,24 +131,35 @@ let schemas = folder.appendingPathComponent("schemas.json")
 try Data(ValidationFixture.planYAML.utf8).write(to: plan)
 try Data(ValidationFixture.schemasJSON.utf8).write(to: schemas)
 
+let loadBefore = loadAverage()
+var missed: [String] = []
+/// tally's median peak memory at each size, for the flatness check.
+var peaks: [(size: Int, megabytes: Double)] = []
+print("load average before: \(loadBefore)")
 print(
-    "| events | file | tally validate: wall, CPU, peak RSS | jsonschema-rs: wall, CPU, peak RSS | ratio (wall) | ratio (CPU) |"
+    "| events | file | build | tally validate: wall, CPU, peak RSS | jsonschema-rs: wall, CPU, peak RSS | ratio (wall) | ratio (CPU) |"
 )
-print("|---:|---:|---|---|---:|---:|")
+print("|---:|---:|---|---|---|---:|---:|")
 for size in options.sizes {
     let recording = folder.appendingPathComponent("recording-\(size).jsonl")
     let failing = try ValidationFixture.writeRecording(events: size, to: recording)
     let bytes = (try FileManager.default.attributesOfItem(atPath: recording.path)[.size] as? Int) ?? 0
 
     var tally: [Measurement] = []
+    var baseline: [Measurement] = []
     var python: [Measurement] = []
-    for _ in 0..<options.runs {
-        let run = try measure([options.tally, "validate", "--plan", plan.path, recording.path], in: folder)
+    func runTally(_ executable: String) throws -> Measurement {
+        let run = try measure([executable, "validate", "--plan", plan.path, recording.path], in: folder)
         let summary = "Checked \(size) events from 1 recording: "
         guard run.output.contains(summary), run.output.contains(" in \(failing) events\n") else {
-            fail("tally validate did not find the \(failing) failing events:\n\(run.output.suffix(300))")
+            fail("\(executable) validate did not find the \(failing) failing events:\n\(run.output.suffix(300))")
         }
-        tally.append(run)
+        return run
+    }
+    for _ in 0..<options.runs {
+        // In turn, so that the machine's load falls alike on each.
+        tally.append(try runTally(options.tally))
+        if let before = options.baseline { baseline.append(try runTally(before)) }
         if !options.skipPython {
             let reference = try measure([options.python, options.script, schemas.path, recording.path], in: folder)
             guard reference.output.contains(#""checked": \#(size), "failing": \#(failing),"#) else {
@@ -130,9 +174,69 @@ for size in options.sizes {
             format: "%.2f s, %.2f s, %.0f MB", median(runs.map(\.wall)), median(runs.map(\.cpu)),
             median(runs.map(\.peakMB)))
     }
-    let wallRatio =
-        python.isEmpty ? "-" : String(format: "%.2f×", median(python.map(\.wall)) / median(tally.map(\.wall)))
-    let cpuRatio = python.isEmpty ? "-" : String(format: "%.2f×", median(python.map(\.cpu)) / median(tally.map(\.cpu)))
-    print("| \(size) | \(bytes / 1_000_000) MB | \(cell(tally)) | \(cell(python)) | \(wallRatio) | \(cpuRatio) |")
+    func ratios(_ runs: [Measurement]) -> (wall: Double, cpu: Double)? {
+        guard !python.isEmpty, !runs.isEmpty else { return nil }
+        return (
+            median(python.map(\.wall)) / median(runs.map(\.wall)), median(python.map(\.cpu)) / median(runs.map(\.cpu))
+        )
+    }
+    func row(_ label: String, _ runs: [Measurement]) {
+        let ratio = ratios(runs)
+        let wall = ratio.map { String(format: "%.2f×", $0.wall) } ?? "-"
+        let cpu = ratio.map { String(format: "%.2f×", $0.cpu) } ?? "-"
+        print("| \(size) | \(bytes / 1_000_000) MB | \(label) | \(cell(runs)) | \(cell(python)) | \(wall) | \(cpu) |")
+    }
+    if !baseline.isEmpty { row("before", baseline) }
+    row(options.baseline == nil ? "tally" : "after", tally)
+
+    if let ratio = ratios(tally) {
+        if let required = options.requiredWallRatio, ratio.wall < required {
+            missed.append(
+                String(format: "%d events: wall time %.2f× jsonschema-rs's, under %.2f×", size, ratio.wall, required))
+        }
+        if let required = options.requiredCPURatio, ratio.cpu < required {
+            missed.append(
+                String(format: "%d events: CPU time %.2f× jsonschema-rs's, under %.2f×", size, ratio.cpu, required))
+        }
+    } else if options.requiredWallRatio != nil || options.requiredCPURatio != nil {
+        missed.append("\(size) events: no jsonschema-rs runs to compare with (--skip-python)")
+    }
+    peaks.append((size, median(tally.map(\.peakMB))))
+    if let maximum = options.maximumPeakMB, median(tally.map(\.peakMB)) > maximum {
+        missed.append(
+            String(format: "%d events: peak memory %.0f MB, over %.0f MB", size, median(tally.map(\.peakMB)), maximum))
+    }
+    if let maximum = options.maximumScanRatio, size == options.sizes.first {
+        let scan = try ScanCost.measure(planYAML: ValidationFixture.planYAML, recording: recording)
+        print(scan.summary)
+        if scan.ratio > maximum {
+            missed.append(
+                String(format: "the value scan costs %.2f× the validation without it, over %.2f×", scan.ratio, maximum))
+        }
+    }
     if options.folder == nil { try FileManager.default.removeItem(at: recording) }
+}
+print("load average after: \(loadAverage())")
+// Flat: the largest recording may not take more than a quarter more memory than the smallest.
+if options.maximumPeakMB != nil, let first = peaks.first, let last = peaks.last, last.size > first.size,
+    last.megabytes > first.megabytes * 1.25
+{
+    missed.append(
+        String(
+            format: "memory grows with the recording: %.0f MB at %d events, %.0f MB at %d", first.megabytes,
+            first.size, last.megabytes, last.size))
+}
+if !missed.isEmpty {
+    fail("the budget is missed:\n  " + missed.joined(separator: "\n  "))
+}
+if options.requiredWallRatio != nil || options.requiredCPURatio != nil || options.maximumPeakMB != nil
+    || options.maximumScanRatio != nil
+{
+    print("The budget is met.")
+}
+
+/// The 1, 5 and 15 minute load averages, as /proc/loadavg says.
+func loadAverage() -> String {
+    guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
 }

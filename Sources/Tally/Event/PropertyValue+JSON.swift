@@ -497,9 +497,72 @@ package struct JSONReader {
         }
     }
 
+    /// How many members an object may have to be read in one pass (``readSmallObject(level:)``).
+    private static var smallObjectMembers: Int { 12 }
+
     /// Reads the object at the current position, at `level`: its members' arrays and objects are one
     /// level deeper.
     private mutating func readObject(level: Int) throws(JSONError) -> [String: PropertyValue] {
+        let start = index
+        // Most objects are small (an event's properties): read in one pass. A larger object, or one that
+        // is not well formed, is read again by the counting reader below, which says what is wrong exactly
+        // as it always has (the first error in the object, found before any member is built).
+        do {
+            if let members = try readSmallObject(level: level) { return members }
+        } catch {}
+        index = start
+        return try readCountedObject(level: level)
+    }
+
+    /// Reads an object of at most ``smallObjectMembers`` members in one pass: the members go to a buffer on
+    /// the stack, then into a dictionary allocated once at its final size. Nil, with the index anywhere,
+    /// when the object has more members; it throws when the object is not well formed.
+    private mutating func readSmallObject(level: Int) throws(JSONError) -> [String: PropertyValue]? {
+        index += 1  // {
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return [:]
+        }
+        typealias Member = (key: String, value: PropertyValue, keyOffset: Int)
+        return try withUnsafeTemporaryAllocation(of: Member.self, capacity: Self.smallObjectMembers) {
+            buffer throws(JSONError) -> [String: PropertyValue]? in
+            var count = 0
+            defer { buffer.baseAddress!.deinitialize(count: count) }
+            while true {
+                guard count < buffer.count else { return nil }
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+                let keyOffset = index
+                let key = try readString()
+                skipWhitespace()
+                guard peek() == UInt8(ascii: ":") else {
+                    throw JSONError("Expected ':' after a key", offset: index)
+                }
+                index += 1
+                skipWhitespace()
+                let value = try readValue(level: level + 1)
+                (buffer.baseAddress! + count).initialize(to: (key, value, keyOffset))
+                count += 1
+                skipWhitespace()
+                switch peek() {
+                case UInt8(ascii: ","): index += 1
+                case UInt8(ascii: "}"):
+                    index += 1
+                    var members = [String: PropertyValue](minimumCapacity: count)
+                    for member in buffer[..<count] where members.updateValue(member.value, forKey: member.key) != nil {
+                        try Self.checkSameKey(member.key, in: members, offset: member.keyOffset)
+                    }
+                    return members
+                case nil: throw JSONError("Unexpected end of input in an object", offset: index)
+                default: throw JSONError("Expected ',' or '}' in an object", offset: index)
+                }
+            }
+        }
+    }
+
+    /// Reads the object at the current position, at `level`, counting its members first.
+    private mutating func readCountedObject(level: Int) throws(JSONError) -> [String: PropertyValue] {
         // Count the members first (a scan that builds nothing), so the dictionary is allocated once at its
         // final size instead of growing member by member.
         let start = index

@@ -31,8 +31,9 @@ public enum PersonalDataScan {
     public static func findings(
         in properties: [String: PropertyValue], skipping: Set<String> = []
     ) -> [Finding] {
-        // Most events hold no string with an @ or a +: answer them without sorting keys or building paths.
-        guard properties.contains(where: { !skipping.contains($0.key) && mayHoldPersonalData($0.value) }) else {
+        // Most events hold no string with an @ or a +: answer them without sorting keys or building paths
+        // (and without hashing a key for `skipping` unless its value could match).
+        guard properties.contains(where: { mayHoldPersonalData($0.value) && !skipping.contains($0.key) }) else {
             return []
         }
         var found: [Finding] = []
@@ -58,13 +59,25 @@ public enum PersonalDataScan {
     }
 
     /// Whether `value` holds, at any depth, a string with an @ or a +: the only strings the scan can match.
-    private static func mayHoldPersonalData(_ value: PropertyValue) -> Bool {
+    /// False means ``findings(in:skipping:)`` finds nothing in it; true, that it may.
+    package static func mayHoldPersonalData(_ value: PropertyValue) -> Bool {
         switch value {
-        case .string(let text): text.utf8.contains { $0 == at || $0 == plus }
+        case .string(let text): mayHoldPersonalData(text)
         case .array(let elements): elements.contains(where: mayHoldPersonalData)
         case .object(let members): members.values.contains(where: mayHoldPersonalData)
         default: false
         }
+    }
+
+    /// Whether `text` has an @ or a +, read from its UTF-8 storage in place (a small string's too).
+    @inline(__always)
+    static func mayHoldPersonalData(_ text: String) -> Bool {
+        if let found = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.contains { $0 == at || $0 == plus }
+        }) {
+            return found
+        }
+        return text.utf8.contains { $0 == at || $0 == plus }
     }
 
     private static let at = UInt8(ascii: "@")

@@ -216,10 +216,15 @@ public struct PlanValidator: Sendable {
                     actual: nil, eventIndex: index)
             ] + run.finish(for: event, index: index)
         }
-        run.checkMembers(event.properties.dictionary, of: compiled.schema, personal: false) { "/properties" }
-        if scansUnmarkedValues {
+        let properties = event.properties.dictionary
+        run.checkMembers(properties, of: compiled.schema, personal: false, scanning: scansUnmarkedValues) {
+            "/properties"
+        }
+        // The members were asked, in the same pass, whether any unmarked one holds a string with an @ or a +;
+        // only then can the scan find something.
+        if scansUnmarkedValues && run.mayHoldPersonalData {
             run.scanUnmarked(
-                event.properties.dictionary, skipping: compiled.personalKeys,
+                properties, skipping: compiled.personalKeys,
                 marks: compiled.hasNestedMarks ? compiled.event.objectSchema : nil)
         }
         let found = run.finish(for: event, index: index)

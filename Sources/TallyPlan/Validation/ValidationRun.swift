@@ -9,6 +9,10 @@ import Tally
 struct ValidationRun {
     let redactionMarker: String
     private(set) var violations: [PlanViolation] = []
+    /// Whether a member read by ``checkMembers(_:of:personal:scanning:path:)`` with `scanning`, outside the
+    /// members marked `personal`, holds a string the value scan could match (an @ or a +). When false the
+    /// scan (``scanUnmarked(_:skipping:marks:)``) would find nothing, and is skipped.
+    private(set) var mayHoldPersonalData = false
 
     init(redactionMarker: String) {
         self.redactionMarker = redactionMarker
@@ -49,17 +53,32 @@ struct ValidationRun {
 
     /// Checks an object's members: declared ones against their schemas, required ones for presence, others
     /// by `additionalProperties`, and their count. Names match by code points.
+    ///
+    /// With `scanning` (an event's properties, when unmarked values are scanned), it also notes in
+    /// ``mayHoldPersonalData`` whether a member not marked `personal` holds a string with an @ or a +, in the
+    /// same pass over the members: the scan's first question, answered without a second pass or hashing a
+    /// key. (It asks of more members than the scan reads, never fewer: a key that is canonically equivalent
+    /// to a marked one, but not the same code points, is asked about here and skipped by the scan.)
     mutating func checkMembers(
-        _ object: [String: PropertyValue], of schema: CompiledSchema, personal: Bool, path: () -> String
+        _ object: [String: PropertyValue], of schema: CompiledSchema, personal: Bool, scanning: Bool = false,
+        path: () -> String
     ) {
         var requiredSeen = 0
         for (key, value) in object {
             if let index = schema.members.index(of: key) {
                 if schema.members.isRequired[index] { requiredSeen += 1 }
                 schema.members.schemas[index]._withUnsafeGuaranteedRef { member in
+                    if scanning, !mayHoldPersonalData, member.personal == nil,
+                        PersonalDataScan.mayHoldPersonalData(value)
+                    {
+                        mayHoldPersonalData = true
+                    }
                     check(value, member, personal: personal) { path() + "/" + JSONPointer.escape(key) }
                 }
             } else {
+                if scanning, !mayHoldPersonalData, PersonalDataScan.mayHoldPersonalData(value) {
+                    mayHoldPersonalData = true
+                }
                 switch schema.additional {
                 case .allowed: break
                 case .forbidden:
