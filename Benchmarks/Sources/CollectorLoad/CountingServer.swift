@@ -114,7 +114,9 @@ extension IngestFormat {
             if data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{") {
                 json = data
             } else {
-                var text = data.map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0 }
+                var text = data.map {
+                    $0 == UInt8(ascii: "-") ? UInt8(ascii: "+") : $0 == UInt8(ascii: "_") ? UInt8(ascii: "/") : $0
+                }
                 text += Array(repeating: UInt8(ascii: "="), count: (4 - text.count % 4) % 4)
                 guard let decoded = Data(base64Encoded: Data(text)) else { return nil }
                 json = Array(decoded)
