@@ -93,3 +93,40 @@ struct JSONReaderTests {
         #expect(message(#"{"a":{"b":1}"#)?.contains("Unexpected end of input") == true)
     }
 }
+
+/// An object the one-pass reader gives up on (more members than it holds on the stack, or an error anywhere
+/// inside it) is read again by the counting reader; what it nests must not be read again at each level too,
+/// or every level doubles the work: 2^62 reads at the deepest nesting allowed.
+@Suite struct JSONReaderNestingCostTests {
+    /// `inner` wrapped in objects up to the deepest level allowed, each with `siblings` more members after it.
+    static let depth = JSONReader.maximumDepth
+
+    static func nested(_ inner: String, siblings: Int) -> String {
+        let rest = (0..<siblings).map { #","k\#($0)":\#($0)"# }.joined()
+        var text = inner
+        for _ in 1..<Self.depth { text = #"{"n":\#(text)\#(rest)}"# }
+        return text
+    }
+
+    @Test func objectsWithMoreMembersThanOnePassHoldsAreReadOnce() throws {
+        let value = try PropertyValue(jsonBytes: Array(Self.nested("{}", siblings: 13).utf8))
+        var depth = 1
+        var current = value
+        while let next = current.objectValue?["n"] {
+            depth += 1
+            current = next
+        }
+        #expect(depth == Self.depth)
+    }
+
+    @Test(arguments: [
+        #"{"caf\#u{E9}":1,"cafe\#u{301}":2}"#,  // keys that differ only in normalization
+        #"{"a" 1}"#,  // a syntax error
+    ])
+    func anErrorDeepInsideIsFoundOnce(inner: String) {
+        for siblings in [0, 13] {
+            let text = Self.nested(inner, siblings: siblings)
+            #expect(throws: JSONError.self) { try PropertyValue(jsonBytes: Array(text.utf8)) }
+        }
+    }
+}

@@ -188,6 +188,10 @@ package struct JSONReader {
 
     private let input: UnsafeBufferPointer<UInt8>
     private var index = 0
+    /// True while an object the one-pass reader gave up on is read again: everything it nests is read by the
+    /// counting reader too, so no level is read more than twice (otherwise each level would read its
+    /// children twice, and a deep input would cost 2^depth reads).
+    private var countingOnly = false
 
     private init(_ input: UnsafeBufferPointer<UInt8>) { self.input = input }
 
@@ -497,51 +501,97 @@ package struct JSONReader {
         }
     }
 
-    /// How many members an object may have to be read in one pass (``readSmallObject(level:)``).
+    /// How many members of an object are read onto the stack (``readSmallObject(level:)``).
     private static var smallObjectMembers: Int { 12 }
 
     /// Reads the object at the current position, at `level`: its members' arrays and objects are one
     /// level deeper.
     private mutating func readObject(level: Int) throws(JSONError) -> [String: PropertyValue] {
+        if countingOnly { return try readCountedObject(level: level) }
         let start = index
-        // Most objects are small (an event's properties): read in one pass. A larger object, or one that
-        // is not well formed, is read again by the counting reader below, which says what is wrong exactly
-        // as it always has (the first error in the object, found before any member is built).
+        // Objects are read in one pass. One that is not well formed is read again by the counting reader
+        // below, which says what is wrong exactly as it always has (the first error in the object, found
+        // before any member is built), and so is everything inside it.
         do {
-            if let members = try readSmallObject(level: level) { return members }
-        } catch {}
-        index = start
-        return try readCountedObject(level: level)
+            return try readObjectInOnePass(level: level)
+        } catch {
+            index = start
+            countingOnly = true
+            defer { countingOnly = false }
+            return try readCountedObject(level: level)
+        }
     }
 
-    /// Reads an object of at most ``smallObjectMembers`` members in one pass: the members go to a buffer on
-    /// the stack, then into a dictionary allocated once at its final size. Nil, with the index anywhere,
-    /// when the object has more members; it throws when the object is not well formed.
-    private mutating func readSmallObject(level: Int) throws(JSONError) -> [String: PropertyValue]? {
+    /// Reads the object at the current position in one pass: up to ``smallObjectMembers`` members on the
+    /// stack (most objects, an event's properties), the rest straight into the dictionary they become.
+    private mutating func readObjectInOnePass(level: Int) throws(JSONError) -> [String: PropertyValue] {
+        guard var members = try readSmallObject(level: level) else { return [:] }
+        if members.isComplete { return members.members }
+        while true {
+            let (key, keyOffset, value) = try readMember(level: level)
+            if members.members.updateValue(value, forKey: key) != nil {
+                try Self.checkSameKey(key, in: members.members, offset: keyOffset)
+            }
+            skipWhitespace()
+            switch peek() {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                return members.members
+            case nil: throw JSONError("Unexpected end of input in an object", offset: index)
+            default: throw JSONError("Expected ',' or '}' in an object", offset: index)
+            }
+        }
+    }
+
+    /// One member, `"key": value`, from its key's opening quote.
+    @inline(__always)
+    private mutating func readMember(level: Int) throws(JSONError) -> (String, Int, PropertyValue) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
+        let keyOffset = index
+        let key = try readString()
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
+        index += 1
+        skipWhitespace()
+        return (key, keyOffset, try readValue(level: level + 1))
+    }
+
+    /// The first members of an object, read by ``readSmallObject(level:)``.
+    private struct FirstMembers {
+        var members: [String: PropertyValue]
+        /// False when the object has more members, from the reader's index on.
+        var isComplete: Bool
+    }
+
+    /// Reads an object's first ``smallObjectMembers`` members: they go to a buffer on the stack, then into a
+    /// dictionary allocated once at its final size when that is all of them. Otherwise the dictionary is
+    /// returned incomplete, the index at the next member. It throws when the object is not well formed.
+    private mutating func readSmallObject(level: Int) throws(JSONError) -> FirstMembers? {
         index += 1  // {
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-            return [:]
+            return nil
         }
         typealias Member = (key: String, value: PropertyValue, keyOffset: Int)
         return try withUnsafeTemporaryAllocation(of: Member.self, capacity: Self.smallObjectMembers) {
-            buffer throws(JSONError) -> [String: PropertyValue]? in
+            buffer throws(JSONError) -> FirstMembers in
             var count = 0
             defer { buffer.baseAddress!.deinitialize(count: count) }
-            while true {
-                guard count < buffer.count else { return nil }
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
-                let keyOffset = index
-                let key = try readString()
-                skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else {
-                    throw JSONError("Expected ':' after a key", offset: index)
+            func collect(capacity: Int) throws(JSONError) -> [String: PropertyValue] {
+                var members = [String: PropertyValue](minimumCapacity: capacity)
+                for member in buffer[..<count] where members.updateValue(member.value, forKey: member.key) != nil {
+                    try Self.checkSameKey(member.key, in: members, offset: member.keyOffset)
                 }
-                index += 1
-                skipWhitespace()
-                let value = try readValue(level: level + 1)
+                return members
+            }
+            while true {
+                guard count < buffer.count else {
+                    return FirstMembers(members: try collect(capacity: 2 * count), isComplete: false)
+                }
+                let (key, keyOffset, value) = try readMember(level: level)
                 (buffer.baseAddress! + count).initialize(to: (key, value, keyOffset))
                 count += 1
                 skipWhitespace()
@@ -549,11 +599,7 @@ package struct JSONReader {
                 case UInt8(ascii: ","): index += 1
                 case UInt8(ascii: "}"):
                     index += 1
-                    var members = [String: PropertyValue](minimumCapacity: count)
-                    for member in buffer[..<count] where members.updateValue(member.value, forKey: member.key) != nil {
-                        try Self.checkSameKey(member.key, in: members, offset: member.keyOffset)
-                    }
-                    return members
+                    return FirstMembers(members: try collect(capacity: count), isComplete: true)
                 case nil: throw JSONError("Unexpected end of input in an object", offset: index)
                 default: throw JSONError("Expected ',' or '}' in an object", offset: index)
                 }
