@@ -39,12 +39,15 @@ extension SpyMacroExpansionTests {
         else { return nil }
         let declarations = lines[start..<end].joined(separator: "\n")
         let spies = Parser.parse(source: declarations)
-            .expand(macros: ["Spy": SpyMacro.self], in: BasicMacroExpansionContext(), indentationWidth: .spaces(4))
+            .expand(
+                macros: ["Spy": SpyMacro.self], contextGenerator: { _ in BasicMacroExpansionContext() },
+                indentationWidth: .spaces(4)
+            )
             .description
             .replacingOccurrences(of: "@TallySpy._SpyCalls(", with: "@_SpyCalls(")
         let calls = Parser.parse(source: spies)
             .expand(
-                macros: ["_SpyCalls": SpyCallsMacro.self], in: BasicMacroExpansionContext(),
+                macros: ["_SpyCalls": SpyCallsMacro.self], contextGenerator: { _ in BasicMacroExpansionContext() },
                 indentationWidth: .spaces(4)
             )
             .description
