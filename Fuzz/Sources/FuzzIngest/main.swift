@@ -36,13 +36,20 @@ func decode(_ selector: UInt8, _ detail: UInt8, _ body: [UInt8]) throws(APIError
         let type = types[Int(detail) % types.count]
         return try IngestBody.segmentEvents(body, type: type, context: context, wantsEvents: detail & 0x80 == 0)
     case 2:  // POST /batch: Amplitude's batch API when the body has `events`, else PostHog's
-        let value = try VendorJSON.read(body)
-        if value.objectValue?["events"] != nil && value.objectValue?["batch"] == nil {
-            return try AmplitudeEvent.events(value, context: context, wantsEvents: true)
+        let vendorBody = try VendorJSON.read(body)
+        let isAmplitude = vendorBody.withValue { value in
+            guard let object = value.object else { return false }
+            return object.contains("events") && !object.contains("batch")
         }
-        return try PostHogMessage.events(value, context: context, wantsEvents: true)
+        return try vendorBody.withValue { value throws(APIError) in
+            isAmplitude
+                ? try AmplitudeEvent.events(value, context: context, wantsEvents: true)
+                : try PostHogMessage.events(value, context: context, wantsEvents: true)
+        }
     case 3:  // POST /2/httpapi (Amplitude)
-        return try AmplitudeEvent.events(try VendorJSON.read(body), context: context, wantsEvents: true)
+        return try VendorJSON.read(body).withValue { value throws(APIError) in
+            try AmplitudeEvent.events(value, context: context, wantsEvents: true)
+        }
     case 4, 5:  // Mixpanel: a form (data=<base64 or JSON>) or a JSON body
         let endpoints = MixpanelMessage.Endpoint.allCases
         let endpoint = endpoints[Int(detail) % endpoints.count]
