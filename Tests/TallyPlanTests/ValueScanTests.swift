@@ -5,7 +5,7 @@ import Testing
 /// The value scan of `tally validate` asks its first question (does any unmarked value hold an @ or a +?) in
 /// the same pass that checks the members, and reads further only then: what it finds must be what
 /// `PersonalDataScan` finds in the unmarked properties, whichever member holds it.
-struct ValueScanTests {
+@Suite(.readsPlans) struct ValueScanTests {
     static let plan = """
         version: 1
         events:
