@@ -525,19 +525,24 @@ package struct JSONReader {
     /// Reads the object at the current position in one pass: up to ``smallObjectMembers`` members on the
     /// stack (most objects, an event's properties), the rest straight into the dictionary they become.
     private mutating func readObjectInOnePass(level: Int) throws(JSONError) -> [String: PropertyValue] {
-        guard var members = try readSmallObject(level: level) else { return [:] }
-        if members.isComplete { return members.members }
+        guard var first = try readSmallObject(level: level) else { return [:] }
+        if !first.isComplete { try readMembers(into: &first.members, level: level) }
+        return first.members
+    }
+
+    /// Reads members into `members` up to and past the object's `}`, from the reader's index at a member.
+    private mutating func readMembers(into members: inout [String: PropertyValue], level: Int) throws(JSONError) {
         while true {
             let (key, keyOffset, value) = try readMember(level: level)
-            if members.members.updateValue(value, forKey: key) != nil {
-                try Self.checkSameKey(key, in: members.members, offset: keyOffset)
+            if members.updateValue(value, forKey: key) != nil {
+                try Self.checkSameKey(key, in: members, offset: keyOffset)
             }
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                return members.members
+                return
             case nil: throw JSONError("Unexpected end of input in an object", offset: index)
             default: throw JSONError("Expected ',' or '}' in an object", offset: index)
             }
@@ -620,28 +625,8 @@ package struct JSONReader {
             index += 1
             return members
         }
-        while true {
-            skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw JSONError("Expected a string key", offset: index) }
-            let keyOffset = index
-            let key = try readString()
-            skipWhitespace()
-            guard peek() == UInt8(ascii: ":") else { throw JSONError("Expected ':' after a key", offset: index) }
-            index += 1
-            skipWhitespace()
-            if members.updateValue(try readValue(level: level + 1), forKey: key) != nil {
-                try Self.checkSameKey(key, in: members, offset: keyOffset)
-            }
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"):
-                index += 1
-                return members
-            case nil: throw JSONError("Unexpected end of input in an object", offset: index)
-            default: throw JSONError("Expected ',' or '}' in an object", offset: index)
-            }
-        }
+        try readMembers(into: &members, level: level)
+        return members
     }
 
     /// A repeated key keeps its last value, as JSON readers do. But `String` also equates keys that differ only
