@@ -152,11 +152,9 @@ struct RecordingFileTests {
         let batches = RecordingBatches(lines: lines, parallelism: 2) { line in try Record.event(fromLine: line) }
         var events: [Event] = []
         var problems: [RecordError] = []
-        while let next = try batches.next() {
-            for batch in next {
-                events += batch.values
-                problems += batch.problems
-            }
+        while let batch = try batches.next() {
+            events += batch.values
+            problems += batch.problems
         }
         #expect(events.map(\.name) == ["menu_item_ordered", "long", "menu_item_ordered"])
         #expect(problems.map(\.line) == [4, 6])

@@ -3,12 +3,13 @@ import Foundation
 
 /// The lines of one recording, decoded on every core and handed over in file order, a batch at a time.
 ///
-/// Each round decodes a few chunks of ``RecordingLines`` at once, one per core and then some, so memory
-/// holds a few chunks and their values whatever the size of the recording. The rounds are pipelined: while
-/// one round's chunks are decoded on the cores, the caller reads the next round's chunks and goes through the
-/// batches of the round before, so neither reading nor the caller's work on the values leaves the cores
-/// idle. (At most two rounds of chunks are held: the one decoded and the one read.) A line that cannot be
-/// decoded becomes a problem naming the file and the line, and reading goes on.
+/// A window of chunks of ``RecordingLines`` is decoded at once, twice as many as there are cores, so memory
+/// holds a few chunks and their values whatever the size of the recording. The window slides a chunk at a
+/// time: once the oldest chunk is decoded and handed over, the caller reads one more and starts it, while
+/// the others are still being decoded. No chunk waits for another to finish, so a core that is done with
+/// its chunk takes the next at once, and neither reading nor the caller's work on the values leaves the
+/// cores idle. A line that cannot be decoded becomes a problem naming the file and the line, and reading
+/// goes on.
 package final class RecordingBatches<Value: Sendable> {
     /// Decoded values in file order, and the problems among the same lines, in file order.
     package struct Batch: Sendable {
@@ -19,22 +20,16 @@ package final class RecordingBatches<Value: Sendable> {
     /// Decodes one line (without its newline). It runs on several threads at once.
     package typealias Decode = @Sendable (UnsafeBufferPointer<UInt8>) throws -> Value
 
-    /// A round of chunks being decoded on other threads.
-    private struct Round {
-        let chunks: [RecordingLines.Chunk]
-        let results: ParallelResults<Batch>
-        let done: DispatchGroup
-    }
-
     private let lines: RecordingLines
     private let decode: Decode
     private let width: Int
-    private var inFlight: Round?
-    /// A read that failed while a round was in flight: thrown once that round's batches are handed over.
+    /// The chunks started and not handed over yet, oldest first.
+    private var window: [ChunkDecoding<Batch>] = []
+    private var reachedEnd = false
+    /// A read that failed: thrown once the chunks started before it are handed over.
     private var readFailure: RecordError?
 
-    /// Decodes the lines `lines` hands over with `decode`, `parallelism` chunks at a time and twice as
-    /// many per batch.
+    /// Decodes the lines `lines` hands over with `decode`, up to twice `parallelism` chunks at a time.
     package init(
         lines: RecordingLines, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
         decode: @escaping Decode
@@ -45,8 +40,8 @@ package final class RecordingBatches<Value: Sendable> {
     }
 
     deinit {
-        // The chunks' buffers belong to `lines`; let a round still decoding finish with them.
-        inFlight?.done.wait()
+        // The chunks' buffers belong to `lines`; let the chunks still decoding finish with them.
+        for started in window { started.wait() }
     }
 
     /// The input's name, as used in problems.
@@ -55,54 +50,52 @@ package final class RecordingBatches<Value: Sendable> {
     /// After the end: the number and length of a last line without its newline.
     package var unfinishedLine: (line: Int, bytes: Int)? { lines.unfinishedLine }
 
-    /// The next batches, one per chunk decoded at once, in file order; nil at the end of the input.
+    /// The next batch (the lines of one chunk), in file order; nil at the end of the input.
     ///
     /// - Throws: `RecordError` naming the input when reading it fails; the batches before it stand (they
     ///   are handed over first).
-    package func next() throws(RecordError) -> [Batch]? {
-        if inFlight == nil {
+    package func next() throws(RecordError) -> Batch? {
+        fill()
+        guard !window.isEmpty else {
             if let failure = readFailure {
                 readFailure = nil
                 throw failure
             }
-            guard let chunks = try readRound() else { return nil }
-            inFlight = start(chunks)
+            return nil
         }
-        guard let current = inFlight else { return nil }
-        // Read the next round while this one decodes.
-        var following: [RecordingLines.Chunk]?
-        do {
-            following = try readRound()
-        } catch {
-            readFailure = error
-        }
-        current.done.wait()
-        inFlight = nil
-        let batches = current.results.values
-        for chunk in current.chunks { lines.recycle(chunk.bytes) }
-        if let following { inFlight = start(following) }
-        return batches
+        let oldest = window.removeFirst()
+        let batch = oldest.wait()
+        // The decoding thread is done with the bytes: reuse their buffer for a chunk to come.
+        lines.recycle(oldest.takeBytes())
+        // Keep the cores busy while the caller goes through this batch.
+        fill()
+        return batch
     }
 
-    /// Up to `width` chunks; nil at the end of the input.
-    private func readRound() throws(RecordError) -> [RecordingLines.Chunk]? {
-        var chunks: [RecordingLines.Chunk] = []
-        while chunks.count < width, let chunk = try lines.next() { chunks.append(chunk) }
-        return chunks.isEmpty ? nil : chunks
-    }
-
-    /// Starts decoding `chunks`, each on its own task, at most one per core at a time.
-    private func start(_ chunks: [RecordingLines.Chunk]) -> Round {
-        let round = Round(chunks: chunks, results: ParallelResults(count: chunks.count), done: DispatchGroup())
-        let decode = self.decode
-        let name = lines.name
-        let results = round.results
-        for (index, chunk) in chunks.enumerated() {
-            DispatchQueue.global().async(group: round.done) {
-                results.set(index, Self.decode(chunk, name: name, with: decode))
+    /// Reads and starts chunks until `width` are in flight, the input ends or a read fails.
+    private func fill() {
+        while window.count < width, !reachedEnd, readFailure == nil {
+            do {
+                guard let chunk = try lines.next() else {
+                    reachedEnd = true
+                    return
+                }
+                window.append(start(chunk))
+            } catch {
+                readFailure = error
             }
         }
-        return round
+    }
+
+    /// Starts decoding `chunk` on a global queue's thread.
+    private func start(_ chunk: RecordingLines.Chunk) -> ChunkDecoding<Batch> {
+        let decoding = ChunkDecoding<Batch>(chunk)
+        let decode = self.decode
+        let name = lines.name
+        DispatchQueue.global().async {
+            decoding.run { chunk in Self.decode(chunk, name: name, with: decode) }
+        }
+        return decoding
     }
 
     private static func decode(_ chunk: RecordingLines.Chunk, name: String, with decode: Decode) -> Batch {
@@ -119,6 +112,42 @@ package final class RecordingBatches<Value: Sendable> {
             }
         }
         return batch
+    }
+}
+
+/// One chunk decoded on another thread, and its result. `@unchecked Sendable`: the decoding thread reads
+/// `chunk` and writes `result` in `run`, then signals `done`; the reading thread touches either only after
+/// waiting for `done`, which orders the decoding thread's accesses before its own.
+private final class ChunkDecoding<Result>: @unchecked Sendable {
+    private var chunk: RecordingLines.Chunk
+    private var result: Result?
+    private let done = DispatchSemaphore(value: 0)
+    private var waited = false
+
+    init(_ chunk: RecordingLines.Chunk) { self.chunk = chunk }
+
+    /// Decodes the chunk with `body` (on the decoding thread).
+    func run(_ body: (RecordingLines.Chunk) -> Result) {
+        result = body(chunk)
+        done.signal()
+    }
+
+    /// Waits until the chunk is decoded, and returns the result. Called from one thread.
+    @discardableResult
+    func wait() -> Result {
+        if !waited {
+            done.wait()
+            waited = true
+        }
+        return result!
+    }
+
+    /// The chunk's bytes, left to the caller alone (so their buffer can be reused without a copy). After
+    /// `wait()`.
+    func takeBytes() -> [UInt8] {
+        let bytes = chunk.bytes
+        chunk.bytes = []
+        return bytes
     }
 }
 

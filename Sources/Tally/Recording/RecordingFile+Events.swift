@@ -51,12 +51,10 @@ extension RecordingFile {
             try Record.event(fromLine: line)
         }
         var summary = Summary(file: url.path)
-        while let next = try batches.next() {
-            for batch in next {
-                summary.events += batch.values.count
-                summary.add(batch.problems)
-                try body(batch.values)
-            }
+        while let batch = try batches.next() {
+            summary.events += batch.values.count
+            summary.add(batch.problems)
+            try body(batch.values)
         }
         summary.unfinishedLine = batches.unfinishedLine?.line
         return summary

@@ -14,8 +14,6 @@ final class RecordingSource<Value: Sendable> {
     private let decode: RecordingBatches<Value>.Decode
     private var fileIndex = 0
     private var batches: RecordingBatches<Value>?
-    /// Batches decoded but not handed over yet, last first.
-    private var ready: [RecordingBatches<Value>.Batch] = []
     private var listedInFile = 0
     private var unreadableInFile = 0
 
@@ -36,11 +34,6 @@ final class RecordingSource<Value: Sendable> {
     /// The next batch of values, in file order; nil at the end, or after a ``failure``.
     func nextBatch() -> [Value]? {
         while failure == nil {
-            if let batch = ready.popLast() {
-                batch.problems.forEach(note)
-                valueCount += batch.values.count
-                return batch.values
-            }
             if batches == nil {
                 guard fileIndex < files.count else { return nil }
                 do {
@@ -54,9 +47,10 @@ final class RecordingSource<Value: Sendable> {
             }
             guard let batches else { continue }
             do {
-                if let next = try batches.next() {
-                    ready = next.reversed()
-                    continue
+                if let batch = try batches.next() {
+                    batch.problems.forEach(note)
+                    valueCount += batch.values.count
+                    return batch.values
                 }
             } catch {
                 failure = error
