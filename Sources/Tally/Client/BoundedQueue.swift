@@ -14,6 +14,12 @@
 /// - One wake-up per batch: a producer signals the consumer only when the consumer is parked, and clears
 ///   the flag as it signals, so the producers that follow before the consumer runs do not signal again.
 ///   The consumer takes everything at once.
+/// - A consumer that found the queue empty lingers for ``linger`` before it parks: events offered
+///   meanwhile wake nobody and are taken in one batch when the linger ends. Without it a consumer as fast
+///   as its producers parks after every element, and each offer pays a wake-up (a system call, and on a
+///   quiet machine several times the cost of the offer itself). What must not wait wakes a lingering
+///   consumer at once: a marker (weight 0, e.g. a flush), a queue half full, a producer waiting for room,
+///   and closing.
 ///
 /// `@unchecked Sendable`: the state behind `state` is only touched with `monitor` held. It lives behind a
 /// pointer so that reaching it costs no dynamic exclusivity check (the lock makes each access exclusive).
@@ -41,6 +47,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         var accepted = 0
         var closed = false
         var consumerParked = false
+        var consumerLingering = false
         var overflowing = false
         var waited = false
         var waitingProducers = 0
@@ -50,6 +57,16 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     let capacity: Int
     /// What a full queue does to a producer that may wait.
     let policy: Buffering.OverflowPolicy
+    /// The client's linger, for its queue and each destination's: 100 µs. Events that arrive while the
+    /// consumer lingers reach it at most this late; a lone event does not wait (the consumer lingers only
+    /// after a batch, when it found the queue empty).
+    static var batchingLinger: Int { 100_000 }
+
+    /// How long, in nanoseconds, the consumer waits for more elements after finding the queue empty, before
+    /// it parks until a producer signals it. 0: it parks at once.
+    let linger: Int
+    /// Called, with the lock held, each time the consumer starts to linger (for tests).
+    private let lingering: (@Sendable () -> Void)?
 
     private let monitor = Monitor()
     private let state: UnsafeMutablePointer<State>
@@ -60,9 +77,17 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     ///   - capacity: the most weight it holds, at least 1.
     ///   - policy: what a full queue does to a producer that may wait.
     ///   - reserve: how many elements to make room for up front.
-    init(capacity: Int, policy: Buffering.OverflowPolicy, reserve: Int = 0) {
+    ///   - linger: how long the consumer waits for more after finding the queue empty, in nanoseconds
+    ///     (less than a second); 0 parks it at once.
+    ///   - lingering: called, with the lock held, each time the consumer starts to linger (for tests).
+    init(
+        capacity: Int, policy: Buffering.OverflowPolicy, reserve: Int = 0, linger: Int = 0,
+        lingering: (@Sendable () -> Void)? = nil
+    ) {
         self.capacity = max(1, capacity)
         self.policy = policy
+        self.linger = min(max(0, linger), 999_999_999)
+        self.lingering = lingering
         state = .allocate(capacity: 1)
         state.initialize(to: State())
         state.pointee.elements.reserveCapacity(min(reserve, self.capacity))
@@ -110,7 +135,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
                     monitor.lock()
                     continue
                 }
-                wakeConsumer()
+                wakeConsumer(now: true)
                 state.pointee.waitingProducers += 1
                 monitor.wait(.notFull)
                 state.pointee.waitingProducers -= 1
@@ -125,17 +150,21 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         state.pointee.elements.append(element)
         state.pointee.held += weight
         state.pointee.accepted += weight
-        wakeConsumer()
+        wakeConsumer(now: weight == 0 || state.pointee.held * 2 >= capacity)
         monitor.unlock()
         return .accepted
     }
 
-    /// Signals the consumer if it is parked. Called with the lock held.
+    /// Signals the consumer if it is parked, or, when `now`, lingering. Called with the lock held.
     @inline(__always)
-    private func wakeConsumer() {
-        guard state.pointee.consumerParked else { return }
-        state.pointee.consumerParked = false
-        monitor.signal(.notEmpty)
+    private func wakeConsumer(now: Bool = false) {
+        if state.pointee.consumerParked {
+            state.pointee.consumerParked = false
+            monitor.signal(.notEmpty)
+        } else if now && state.pointee.consumerLingering {
+            state.pointee.consumerLingering = false
+            monitor.signal(.notEmpty)
+        }
     }
 
     /// Runs `body` with the queue's lock held, for state its owner guards with the same lock.
@@ -154,7 +183,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     func close() {
         monitor.withLock {
             state.pointee.closed = true
-            wakeConsumer()
+            wakeConsumer(now: true)
             monitor.broadcast(.notFull)
         }
     }
@@ -170,6 +199,14 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     /// - Returns: false when the queue is closed and empty: the consumer is done.
     func drain(into batch: inout [Element]) -> Bool {
         monitor.lock()
+        if linger > 0 && state.pointee.elements.isEmpty && !state.pointee.closed {
+            // Producers leave a lingering consumer be (unless something must not wait), so the elements
+            // offered meanwhile cost them no wake-up.
+            state.pointee.consumerLingering = true
+            lingering?()
+            monitor.wait(.notEmpty, nanoseconds: linger)
+            state.pointee.consumerLingering = false
+        }
         while state.pointee.elements.isEmpty {
             if state.pointee.closed {
                 monitor.unlock()

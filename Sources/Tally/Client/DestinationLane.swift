@@ -43,7 +43,9 @@ final class DestinationLane: @unchecked Sendable {
         self.name = ledger.name
         self.ledger = ledger
         self.problems = problems
-        self.queue = BoundedQueue(capacity: buffering.capacity, policy: buffering.whenFull, reserve: 16)
+        self.queue = BoundedQueue(
+            capacity: buffering.capacity, policy: buffering.whenFull, reserve: 16,
+            linger: BoundedQueue<LaneChunk>.batchingLinger)
         self.context = DestinationContext(
             destination: ledger.name, report: { problems.report($0, depth: FeedbackDepth.current) },
             countDropped: { [ledger] count, reason in ledger.droppedAfterDelivery(count, reason) })

@@ -112,7 +112,8 @@ final class Pipeline: @unchecked Sendable {
         self.now = configuration.now
         self.identityStore = configuration.identityStore
         self.queue = BoundedQueue(
-            capacity: configuration.buffering.capacity, policy: configuration.buffering.whenFull, reserve: 1024)
+            capacity: configuration.buffering.capacity, policy: configuration.buffering.whenFull, reserve: 1024,
+            linger: BoundedQueue<QueueItem>.batchingLinger)
         var generator = SystemRandomNumberGenerator()
         self.prefix = generator.next()
         let identity: Identity

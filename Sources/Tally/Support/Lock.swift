@@ -28,8 +28,18 @@ package final class Monitor: @unchecked Sendable {
         pthread_mutexattr_init(&attributes)
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
+        #if canImport(Darwin)
         pthread_cond_init(conditions, nil)
         pthread_cond_init(conditions + 1, nil)
+        #else
+        // Timed waits measure time on the monotonic clock, which a change of the wall clock does not move.
+        var conditionAttributes = pthread_condattr_t()
+        pthread_condattr_init(&conditionAttributes)
+        pthread_condattr_setclock(&conditionAttributes, CLOCK_MONOTONIC)
+        pthread_cond_init(conditions, &conditionAttributes)
+        pthread_cond_init(conditions + 1, &conditionAttributes)
+        pthread_condattr_destroy(&conditionAttributes)
+        #endif
     }
 
     deinit {
@@ -47,6 +57,26 @@ package final class Monitor: @unchecked Sendable {
     /// possible, so callers wait in a loop on their own predicate.
     package func wait(_ condition: Condition) {
         pthread_cond_wait(conditions + condition.rawValue, mutex)
+    }
+
+    /// Waits on `condition` for at most `nanoseconds` (less than a second) of monotonic time; the lock must
+    /// be held and is held again on return. It may return early (a signal, or spuriously): callers look at
+    /// their own state again.
+    package func wait(_ condition: Condition, nanoseconds: Int) {
+        #if canImport(Darwin)
+        // Relative to now, on a clock the wall clock's changes do not move.
+        var interval = timespec(tv_sec: 0, tv_nsec: nanoseconds)
+        pthread_cond_timedwait_relative_np(conditions + condition.rawValue, mutex, &interval)
+        #else
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        deadline.tv_nsec += nanoseconds
+        if deadline.tv_nsec >= 1_000_000_000 {
+            deadline.tv_sec += 1
+            deadline.tv_nsec -= 1_000_000_000
+        }
+        pthread_cond_timedwait(conditions + condition.rawValue, mutex, &deadline)
+        #endif
     }
 
     package func signal(_ condition: Condition) { pthread_cond_signal(conditions + condition.rawValue) }
