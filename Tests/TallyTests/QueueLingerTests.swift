@@ -57,7 +57,7 @@ import Testing
         #expect(await batches.next()?.batch == [])
     }
 
-    @Test(arguments: ["a marker (weight 0)", "a queue half full", "closing"])
+    @Test(arguments: ["a marker (weight 0)", "an urgent offer", "a queue half full", "closing"])
     func whatMustNotWaitWakesALingeringConsumerAtOnce(what: String) async {
         // A linger of nearly a second: a wake-up that came only when it ended would take that long.
         let (queue, batchesIterator) = await Self.lingeringQueue(capacity: 4, linger: 999_000_000)
@@ -68,6 +68,9 @@ import Testing
         case "a marker (weight 0)":
             #expect(queue.offer(7, weight: 0, mayWait: false).isAccepted)
             expected = [7]
+        case "an urgent offer":
+            #expect(queue.offer(5, weight: 1, mayWait: false, urgent: true).isAccepted)
+            expected = [5]
         case "a queue half full":
             #expect(queue.offer(1, weight: 1, mayWait: false).isAccepted)
             #expect(queue.offer(2, weight: 1, mayWait: false).isAccepted)

@@ -111,8 +111,10 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     ///   - stamp: runs with the lock held once the element fits, just before it is added.
     ///   - onFirstWait: runs without the lock, with the element, before the first wait of an overflow
     ///     episode; the offer then starts over.
+    ///   - urgent: wakes a lingering consumer, as a marker (weight 0) does: for an element that carries
+    ///     a marker among its events.
     func offer(
-        _ element: consuming Element, weight: Int, mayWait: Bool, admit: () -> Bool = { true },
+        _ element: consuming Element, weight: Int, mayWait: Bool, urgent: Bool = false, admit: () -> Bool = { true },
         stamp: (inout Element) -> Void = { _ in }, onFirstWait: (borrowing Element) -> Void = { _ in }
     ) -> Offer {
         monitor.lock()
@@ -150,7 +152,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         state.pointee.elements.append(element)
         state.pointee.held += weight
         state.pointee.accepted += weight
-        wakeConsumer(now: weight == 0 || state.pointee.held * 2 >= capacity)
+        wakeConsumer(now: urgent || weight == 0 || state.pointee.held * 2 >= capacity)
         monitor.unlock()
         return .accepted
     }

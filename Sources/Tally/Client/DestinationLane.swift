@@ -71,8 +71,10 @@ final class DestinationLane: @unchecked Sendable {
         var episode = false
         let ledger = ledger
         while true {
+            // A chunk with more items than events carries a marker (a flush, a reset) or events routed
+            // elsewhere: the lane takes it at once rather than after its linger.
             let offer = queue.offer(
-                chunk, weight: weight, mayWait: true,
+                chunk, weight: weight, mayWait: true, urgent: chunk.range.count > weight,
                 stamp: { _ in ledger.received(weight, routedAway: 0, full: 0) },
                 onFirstWait: { [name] _ in
                     problems.report(
@@ -96,6 +98,7 @@ final class DestinationLane: @unchecked Sendable {
                 batch.hold()
                 _ = queue.offer(
                     LaneChunk(batch: batch, range: rest.range.lowerBound..<split), weight: room, mayWait: false,
+                    urgent: split - rest.range.lowerBound > room,
                     stamp: { _ in ledger.received(room, routedAway: 0, full: 0) })
                 chunk = LaneChunk(batch: batch, range: split..<rest.range.upperBound)
                 weight -= room
