@@ -45,6 +45,44 @@ struct VendorBodyTests {
         }
     }
 
+    /// Decimals that are copied as sent (they write back as they are) and those written from their value:
+    /// every one stored as from its value. Edge cases, then random decimals of 0 to 16 integer digits and 1 to
+    /// 17 fraction digits, some with leading zeros (from a fixed seed).
+    @Test func decimalsAreWrittenAsFromTheirValues() throws {
+        var numbers = [
+            "0.1", "29.95", "-29.95", "0.0001", "0.00012", "0.00001", "-0.0001", "0.000123456789012345",
+            "0.0001234567890123456", "123456789012345.5", "12345678901234.5", "99999999999999.9",
+            "999999999999999.9", "0.123456789012345", "0.1234567890123456", "1.10", "1.0", "-0.0", "0.5",
+            "9007199254740993.1", "1.7976931348623157", "5e-324", "0.30000000000000004", "100.01",
+        ]
+        var seed: UInt64 = 39
+        func random(_ range: ClosedRange<Int>) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Int((seed >> 33) % UInt64(range.count))
+        }
+        func digits(_ count: Int, leadingZeroAllowed: Bool) -> String {
+            String(
+                (0..<count).map { index in
+                    Character(String(index == 0 && !leadingZeroAllowed ? random(1...9) : random(0...9)))
+                })
+        }
+        for _ in 0..<3000 {
+            let integer = random(0...16)
+            let whole = integer == 0 ? "0" : digits(integer, leadingZeroAllowed: false)
+            let zeros = String(repeating: "0", count: random(0...5) == 0 ? random(0...6) : 0)
+            let fraction = zeros + digits(random(1...17), leadingZeroAllowed: true)
+            numbers.append((random(0...1) == 0 ? "-" : "") + whole + "." + fraction)
+        }
+        for number in numbers {
+            let text = #"{"n":\#(number),"a":[\#(number),{"m":\#(number)}]}"#
+            let expected = try #require(try PropertyValue(jsonBytes: Array(text.utf8)).objectValue).jsonString
+            let body = try VendorBody(Array(text.utf8), what: "data")
+            #expect(body.isPlain)
+            let written = body.withValue { value in value.object?.jsonString }
+            #expect(written == expected, "\(number)")
+        }
+    }
+
     @Test func bodiesPastASCIIOrWithEscapesAreReadIntoValues() throws {
         for text in [#"{"é":"café","\u0061":1,"a":2}"#, #"{"k":"line\nbreak","\u212A":1}"#] {
             let bytes = Array(text.utf8)
@@ -108,6 +146,24 @@ struct VendorBodyTests {
         }
         for broken in ["A", "QQ=A", "QR", "Q*==", "\u{00A0}QQ"] {
             #expect(MixpanelMessage.base64Decoded(Array(broken.utf8)) == nil)
+        }
+    }
+
+    /// The media type read on the bytes of an ASCII Content-Type is what Foundation's trimming and
+    /// lowercasing gave.
+    @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
+    @Test func mediaTypeIsReadAsFoundationReadsIt() {
+        let values = [
+            "", "application/json", "Application/JSON; charset=utf-8", " text/plain ;charset=x", "\ttext/Plain\t",
+            ";x", ";;", " ;x", "a;b;c", "   ", "application/x-www-form-urlencoded", "TEXT/PLAIN;", "\u{A0}text/plain",
+            "caf\u{E9}/json", "x\u{2003}",
+        ]
+        for value in values {
+            let expected =
+                value.split(separator: ";", maxSplits: 1).first.map {
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                } ?? ""
+            #expect(CollectorRoutes.mediaType(value) == expected, "\(value.debugDescription)")
         }
     }
 

@@ -197,7 +197,8 @@ struct VendorObject {
 /// Writes JSON from the bytes of a plain (ASCII, no backslash) body that has been checked, exactly as
 /// ``JSONWriter`` writes the values it decodes to: no whitespace, object keys sorted by their bytes with the
 /// last of repeated keys kept, strings and literals as they are (with no escape and no control character,
-/// they are what `JSONWriter` writes), and numbers written from their value.
+/// they are what `JSONWriter` writes), and numbers written from their value (copied when that writes them
+/// back as they are: most integers and decimals).
 private struct CanonicalJSON {
     let bytes: UnsafeBufferPointer<UInt8>
     var output: [UInt8] = []
@@ -210,29 +211,39 @@ private struct CanonicalJSON {
     mutating func writeObject(_ members: [(key: Range<Int>, value: Range<Int>)]) {
         // Sorted by key, then by position, so the last of equal keys is last among them.
         let order = members.indices.sorted { left, right in
-            let a = UnsafeBufferPointer(rebasing: bytes[members[left].key])
-            let b = UnsafeBufferPointer(rebasing: bytes[members[right].key])
-            if a.elementsEqual(b) { return left < right }
-            return a.lexicographicallyPrecedes(b)
+            let order = compare(members[left].key, members[right].key)
+            return order == 0 ? left < right : order < 0
         }
         output.append(UInt8(ascii: "{"))
         var first = true
         for (position, index) in order.enumerated() {
             let key = members[index].key
-            if position + 1 < order.count,
-                UnsafeBufferPointer(rebasing: bytes[members[order[position + 1]].key]).elementsEqual(
-                    UnsafeBufferPointer(rebasing: bytes[key]))
-            {
+            if position + 1 < order.count, compare(members[order[position + 1]].key, key) == 0 {
                 continue  // a later member has the same key
             }
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             output.append(UInt8(ascii: "\""))
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[key]))
-            output.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            output.append(UInt8(ascii: "\""))
+            output.append(UInt8(ascii: ":"))
             writeValue(members[index].value)
         }
         output.append(UInt8(ascii: "}"))
+    }
+
+    /// The order of the keys at `left` and `right` by their bytes, in one pass: negative when `left` comes
+    /// first, 0 when they are equal.
+    private func compare(_ left: Range<Int>, _ right: Range<Int>) -> Int {
+        let common = min(left.count, right.count)
+        var offset = 0
+        while offset < common {
+            let a = bytes[left.lowerBound + offset]
+            let b = bytes[right.lowerBound + offset]
+            if a != b { return a < b ? -1 : 1 }
+            offset += 1
+        }
+        return left.count - right.count
     }
 
     mutating func writeValue(_ span: Range<Int>) {
@@ -247,10 +258,11 @@ private struct CanonicalJSON {
             }
             output.append(UInt8(ascii: "]"))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            if isPlainInteger(span) {
+            if isPlainInteger(span) || isPlainDecimal(span) {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[span]))
             } else {
-                // A fraction, an exponent, -0 or an integer past Int: as the value reads and writes.
+                // An exponent, -0, an integer past Int, a fraction written otherwise than its value writes
+                // back: as the value reads and writes.
                 var writer = JSONWriter()
                 writer.write((try? JSONReader.read(UnsafeBufferPointer(rebasing: bytes[span]))) ?? .null)
                 output.append(contentsOf: writer.bytes)
@@ -270,9 +282,40 @@ private struct CanonicalJSON {
         }
         guard span.upperBound - start <= 18 else { return false }
         for index in start..<span.upperBound {
-            guard bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9") else { return false }
+            guard isDigit(bytes[index]) else { return false }
         }
         return true
     }
+
+    /// Whether the number at `span` is a decimal that writes back as the same text (`JSONWriter` writes a
+    /// double's `description`): digits, a point and digits after an optional minus, no exponent, the last
+    /// digit not 0, and at most 15 significant digits, so that the double it reads as is written with these
+    /// digits, the shortest that read as it. Swift writes a double in this form from 0.0001 up to 2^54; under
+    /// 1, the first significant digit is at most the fourth after the point (0.0001, but 1e-05), and 15
+    /// digits keep it under 10^15.
+    private func isPlainDecimal(_ span: Range<Int>) -> Bool {
+        var index = span.lowerBound
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let integerStart = index
+        while index < span.upperBound, isDigit(bytes[index]) { index += 1 }
+        let integerDigits = index - integerStart
+        guard integerDigits > 0, index < span.upperBound, bytes[index] == UInt8(ascii: ".") else { return false }
+        index += 1
+        let fractionStart = index
+        while index < span.upperBound, isDigit(bytes[index]) { index += 1 }
+        let fractionDigits = index - fractionStart
+        guard index == span.upperBound, fractionDigits > 0, bytes[index - 1] != UInt8(ascii: "0") else {
+            return false
+        }
+        guard integerDigits == 1, bytes[integerStart] == UInt8(ascii: "0") else {
+            return integerDigits + fractionDigits <= 15
+        }
+        // 0.000…: the significant digits start at the first that is not 0 (there is one: the last).
+        var zeros = 0
+        while bytes[fractionStart + zeros] == UInt8(ascii: "0") { zeros += 1 }
+        return zeros <= 3 && fractionDigits - zeros <= 15
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 #endif

@@ -120,9 +120,27 @@ extension CollectorRoutes {
     /// The request's media type, lowercased, without parameters (`charset=…`); empty when absent.
     static func mediaType(_ request: Request) -> String {
         guard let value = request.headers[.contentType] else { return "" }
-        return value.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        return mediaType(value)
+    }
+
+    /// The media type of a Content-Type value: its first part between `;`s that is not empty, without spaces
+    /// and tabs around it, lowercased. An ASCII value (every SDK's) is read on its bytes; any other through
+    /// Foundation, which also trims Unicode's other spaces.
+    static func mediaType(_ value: String) -> String {
+        guard value.utf8.first != UInt8(ascii: ";"), value.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return value.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+        }
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var bytes = value.utf8[...]
+        if let semicolon = bytes.firstIndex(of: UInt8(ascii: ";")) { bytes = bytes[..<semicolon] }
+        while let first = bytes.first, isSpace(first) { bytes = bytes.dropFirst() }
+        while let last = bytes.last, isSpace(last) { bytes = bytes.dropLast() }
+        let lowercase = bytes.map { byte in
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 0x20 : byte
+        }
+        return String(decoding: lowercase, as: UTF8.self)
     }
 
     /// Runs `work`, answering its ``APIError`` in `dialect`.

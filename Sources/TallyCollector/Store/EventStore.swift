@@ -142,9 +142,8 @@ final class EventStore: Sendable {
                 return pending.jobs
             }
             if jobs.isEmpty { return }
-            let batches = jobs.map(\.events)
             do {
-                let stored = try await database.write { db in try batches.map { try Self.insert($0, db) } }
+                let stored = try commit(jobs.map(\.events))
                 let all = stored.flatMap { $0 }
                 if !all.isEmpty {
                     for listener in listeners.current { listener(all) }
@@ -154,6 +153,14 @@ final class EventStore: Sendable {
                 for job in jobs { job.continuation.resume(throwing: error) }
             }
         }
+    }
+
+    /// Writes `batches` in one transaction, on the calling thread: GRDB runs a synchronous write where it is
+    /// called when no other write holds the writer, where its asynchronous write would hop to the writer's
+    /// queue and back, two thread switches per commit. The drain task is the store's only writer of events;
+    /// ``delete(_:)`` holds the writer for one statement at most.
+    private func commit(_ batches: [[StoredEvent]]) throws -> [[StoredEvent]] {
+        try database.write { db in try batches.map { try Self.insert($0, db) } }
     }
 
     private static let insertSQL = """
