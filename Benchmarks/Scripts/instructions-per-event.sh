@@ -10,13 +10,18 @@
 # difference in instructions by the difference in events, so start-up and tear-down cancel out. Prints the
 # whole process's figure (every thread: end to end) and the main thread's (the caller's share), and the calls
 # to malloc per event in every thread, counted the same way.
-# SMALL and LARGE set the two counts (default 20000 and 120000).
+# SMALL and LARGE set the two counts (default 20000 and 120000). BINARY runs another build of ClientProfile
+# (a copy of main's, for a BEFORE figure) instead of building this checkout's.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 small=${SMALL:-20000}
 large=${LARGE:-120000}
-swift build -c release --package-path Benchmarks --product ClientProfile >/dev/null
-binary=Benchmarks/.build/release/ClientProfile
+if [ -n "${BINARY:-}" ]; then
+  binary=$BINARY
+else
+  swift build -c release --package-path Benchmarks --product ClientProfile >/dev/null
+  binary=Benchmarks/.build/release/ClientProfile
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

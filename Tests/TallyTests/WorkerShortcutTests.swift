@@ -49,6 +49,29 @@ import Testing
         #expect(problems.map(\.code) == [.nameTooLong])
     }
 
+    /// The shortcut compares the bytes at once (`memcmp`): a name of the accepted name's length that differs
+    /// in any one byte, small (inline) or not, is checked in full; one with the same bytes in other storage
+    /// skips the check.
+    @Test func aNameOfTheSameLengthDifferingInAnyByteIsCheckedAgain() {
+        for accepted in ["menu_item_ordered", "open", "a_name_of_more_than_thirty_two_bytes_in_all"] {
+            let bytes = Array(accepted.utf8)
+            for position in bytes.indices {
+                var validName: String?
+                var problems: [Problem] = []
+                var first = Event(accepted)
+                #expect(limits.apply(to: &first, validName: &validName) { problems.append($0) })
+                var changed = bytes
+                changed[position] = 0x07  // a control character: the name rules drop it
+                var bad = Event(String(decoding: changed, as: UTF8.self))
+                #expect(!limits.apply(to: &bad, validName: &validName) { problems.append($0) })
+                #expect(problems.map(\.code) == [.invalidName], "\(accepted) at \(position)")
+                var same = Event(String(decoding: bytes, as: UTF8.self))
+                #expect(limits.apply(to: &same, validName: &validName) { problems.append($0) })
+                #expect(validName == accepted)
+            }
+        }
+    }
+
     @Test func theClientDropsABadNameBetweenTwoGoodOnes() async {
         let memory = InMemoryDestination()
         let analytics = AnalyticsClient(destinations: [memory])
