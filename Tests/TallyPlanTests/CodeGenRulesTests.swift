@@ -22,7 +22,7 @@ struct CodeGenRulesTests {
             description: The user opened an ad.
             purpose: advertising
             properties:
-              idfa: { type: string, personal: { kind: advertising_id, rule: send } }
+              idfa: { type: string, description: The device's advertising identifier, personal: { kind: advertising_id, rule: send } }
           - name: consent_answered
             description: The user answered the consent dialog.
             purpose: personalization
@@ -74,7 +74,11 @@ struct CodeGenRulesTests {
                 """))
         #expect(
             source.contains(
-                "///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`).\n"))
+                "///   - email: `email`. Personal data (email): the client hashes it (`PlannedEvents.rules`).\n"))
+        // A description without a full stop gets one before the mark.
+        #expect(
+            source.contains(
+                "`idfa`: The device's advertising identifier. Personal data (advertising_id)"))
     }
 
     /// The generated fixture compiles into this test target: its rules are the plan's, value for value.

@@ -200,6 +200,8 @@ extension SwiftCodeGenerator {
                 case .neverSend?: "the client removes it"
                 case nil: "the client redacts it (no rule yet)"
                 }
+            // The sentence before ends with a full stop, so the mark never runs on from the name or description.
+            if let last = text.last, !".!?".contains(last) { text += "." }
             text += " Personal data (\(mark.kind)): \(fate) (`\(namespace).rules`)."
         }
         return text

@@ -48,7 +48,7 @@ extension Event {
     /// Tracks `menu_item_ordered`. Owner: ordering. Tags: checkout, revenue.
     ///
     /// - Parameters:
-    ///   - customerEmail: `customer_email` Personal data (email): the client redacts it
+    ///   - customerEmail: `customer_email`. Personal data (email): the client redacts it
     ///     (`PlannedEvents.rules`).
     ///   - itemName: `item_name`: The item's name on the menu.
     ///   - quantity: `quantity`

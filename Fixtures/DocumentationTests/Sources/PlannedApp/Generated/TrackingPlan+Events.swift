@@ -10,7 +10,7 @@ extension Event {
     ///
     /// - Parameters:
     ///   - campaign: `campaign`
-    ///   - idfa: `idfa` Personal data (advertising_id): sent as it is (`PlannedEvents.rules`).
+    ///   - idfa: `idfa`. Personal data (advertising_id): sent as it is (`PlannedEvents.rules`).
     public static func adClicked(campaign: String, idfa: String? = nil) -> Event {
         var properties: [String: PropertyValue] = [
             "campaign": .string(campaign)
@@ -32,7 +32,7 @@ extension Event {
     /// Tracks `signed_up`.
     ///
     /// - Parameters:
-    ///   - email: `email` Personal data (email): the client hashes it (`PlannedEvents.rules`).
+    ///   - email: `email`. Personal data (email): the client hashes it (`PlannedEvents.rules`).
     public static func signedUp(email: String) -> Event {
         let properties: [String: PropertyValue] = [
             "email": .string(email)
