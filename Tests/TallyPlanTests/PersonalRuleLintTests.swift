@@ -164,6 +164,35 @@ import Testing
             ])
     }
 
+    /// A hash is a string whatever the plan declares, and keeps nothing of a number's range or a
+    /// container's shape: those keywords are never checked either, and lint names each. A nullable string
+    /// type is what a hash is, so it is not named.
+    @Test func aHashedPropertysTypeAndOtherKeywordsAreNamed() throws {
+        func messages(_ schema: String) throws -> [String] {
+            try TrackingPlan(
+                text: Self.hashedPlan.replacingOccurrences(
+                    of: "{ type: string, format: email, personal: { kind: email, rule: hash } }",
+                    with: schema)
+            ).privacyDiagnostics(today: "2026-11-28").map(\.message)
+        }
+        #expect(
+            try messages("{ type: integer, minimum: 0, personal: { kind: email, rule: hash } }") == [
+                "Property 'email' of 'signed_up' has personal rule hash, so 'type: integer' and 'minimum' are never checked: the client sends a hash, which keeps nothing of the value, and validation only checks that it no longer looks like the data; remove them, or use rule send"
+            ])
+        #expect(
+            try messages(
+                "{ type: [object, \"null\"], properties: { a: { type: string } }, required: [a], personal: { kind: email, rule: hash } }"
+            ) == [
+                "Property 'email' of 'signed_up' has personal rule hash, so 'type: object', 'properties' and 'required' are never checked: the client sends a hash, which keeps nothing of the value, and validation only checks that it no longer looks like the data; remove them, or use rule send"
+            ])
+        #expect(
+            try messages("{ type: [string, number], maxItems: 3, personal: { kind: email, rule: hash } }") == [
+                "Property 'email' of 'signed_up' has personal rule hash, so 'type: [string, number]' and 'maxItems' are never checked: the client sends a hash, which keeps nothing of the value, and validation only checks that it no longer looks like the data; remove them, or use rule send"
+            ])
+        #expect(try messages("{ type: [string, \"null\"], personal: { kind: email, rule: hash } }").isEmpty)
+        #expect(try messages("{ personal: { kind: email, rule: hash } }").isEmpty)
+    }
+
     /// `redact` (a redacted value is not checked further), `never_send` (absent) and `send` (the address
     /// itself) agree with the format; so does a hash without it.
     @Test func otherRulesOnAnEmailFormatLintClean() throws {

@@ -11,9 +11,9 @@ extension TrackingPlan {
     ///   object, an array's `items`, `additionalProperties`): the client applies personal-data rules to the
     ///   event's top-level properties only (``TrackingPlan/personalProperties``), so the value would leave
     ///   the app as it is; mark the top-level property that holds it instead;
-    /// - (a warning) a property marked `personal: { rule: hash }` that has `format`, `pattern`, `enum`,
-    ///   `const`, `minLength` or `maxLength`: a hashed value is opaque to validation, so they are never
-    ///   checked;
+    /// - (a warning) a property marked `personal: { rule: hash }` that has a type other than `string`, or
+    ///   `format`, `pattern`, `enum`, `const`, `minLength`, `maxLength`, or a keyword of numbers, arrays or
+    ///   objects: a hashed value is opaque to validation, so they are never checked;
     /// - a property, at any depth, whose `format` holds personal data (`format: email`) with no `personal`
     ///   mark on it or a container of it: `tally validate` reports every such value it sees
     ///   (``PlanViolation/Kind/personalDataUnmarked``), so the plan would fail on its own events. Inside a
@@ -164,15 +164,35 @@ extension TrackingPlan {
             "\(start): 'consent.required' does not list its purpose '\(purpose)'; require consent for it (consent: { required: [\(purpose)] }), or take '\(purpose)' off the purposes of \(names)"
     }
 
-    /// The keywords of `schema` that judge a value's content (a hash keeps none of it).
+    /// The keywords of `schema` that judge a value's content (a hash keeps none of it): its type unless it
+    /// is a string (what a hash is), and every keyword of a string, a number, an array or an object.
     private static func valueKeywords(of schema: PropertySchema) -> [String] {
         var found: [String] = []
+        let types = schema.nonNullTypes
+        if !types.isEmpty, types != [.string] {
+            let named = types.map(\.rawValue)
+            found.append("type: " + (named.count == 1 ? named[0] : "[" + named.joined(separator: ", ") + "]"))
+        }
         if let format = schema.format { found.append("format: \(format.rawValue)") }
         if schema.pattern != nil { found.append("pattern") }
         if schema.enumValues != nil { found.append("enum") }
         if schema.constValue != nil { found.append("const") }
         if schema.minLength != nil { found.append("minLength") }
         if schema.maxLength != nil { found.append("maxLength") }
+        let numbers: [(String, SchemaNumber?)] = [
+            ("minimum", schema.minimum), ("maximum", schema.maximum), ("exclusiveMinimum", schema.exclusiveMinimum),
+            ("exclusiveMaximum", schema.exclusiveMaximum), ("multipleOf", schema.multipleOf),
+        ]
+        found += numbers.filter { $0.1 != nil }.map(\.0)
+        if schema.items != nil { found.append("items") }
+        if schema.minItems != nil { found.append("minItems") }
+        if schema.maxItems != nil { found.append("maxItems") }
+        if schema.uniqueItems { found.append("uniqueItems") }
+        if schema.properties != nil { found.append("properties") }
+        if !schema.required.isEmpty { found.append("required") }
+        if schema.additionalProperties != nil { found.append("additionalProperties") }
+        if schema.minProperties != nil { found.append("minProperties") }
+        if schema.maxProperties != nil { found.append("maxProperties") }
         return found
     }
 
