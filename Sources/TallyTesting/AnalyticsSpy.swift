@@ -23,7 +23,8 @@ import Tally
 /// When the environment variable `TALLY_RECORD_DIR` names a folder, every spy of the test process also
 /// appends what it records to one file there, so a test run's recordings can feed `tally coverage`. Each
 /// record's `origin` is the file and line that created the spy, so `tally coverage` names the test behind
-/// a failure.
+/// a failure. A spy that a test feeds events the app never tracks (a probe with made-up properties) passes
+/// `writesRunRecording: false`, so that `tally validate` and `tally coverage` judge only the app's events.
 public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     private let storage: Storage
 
@@ -40,16 +41,19 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     /// - Parameters:
     ///   - source: names the spy in run recordings (see `TALLY_RECORD_DIR`); defaults to the file that
     ///     created it.
+    ///   - writesRunRecording: whether what it records goes to the run's recordings when `TALLY_RECORD_DIR`
+    ///     is set. Default true.
     ///   - now: the clock for the envelopes' timestamps.
     ///   - fileID: where exhaustive mode reports the spy's unaccounted events; the caller's by default.
     ///   - filePath: see `fileID`; with `line`, also each run recording's `origin`.
     ///   - line: see `fileID`.
     ///   - column: see `fileID`.
     public init(
-        source: String = #fileID, now: @escaping @Sendable () -> Date = { Date() }, fileID: StaticString = #fileID,
-        filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+        source: String = #fileID, writesRunRecording: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        storage = Storage(source: source, origin: "\(filePath):\(line)", now: now)
+        storage = Storage(
+            runRecording: writesRunRecording ? (source, "\(filePath):\(line)") : nil, now: now)
         registerForExhaustiveCheck(as: "AnalyticsSpy", fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -78,25 +82,23 @@ public struct AnalyticsSpy: AnalyticsTracking, EventRecorder {
     final class Storage: Sendable {
         let log = EventLog(stampedAnonymousId: "spy", stage: .tracked)
         let resets = Locked(0)
-        let source: String
-        /// The file and line that created the spy, written into run recordings.
-        let origin: String
+        /// Who wrote the records in run recordings, and the file and line that created the spy; nil when
+        /// it writes none.
+        let runRecording: (source: String, origin: String)?
         let now: @Sendable () -> Date
 
-        init(source: String, origin: String, now: @escaping @Sendable () -> Date) {
-            self.source = source
-            self.origin = origin
+        init(runRecording: (source: String, origin: String)?, now: @escaping @Sendable () -> Date) {
+            self.runRecording = runRecording
             self.now = now
         }
 
         func record(_ event: Event) {
             let timestamp = now()
             let position = log.append(event, stampedAt: timestamp)
-            if let run = RunRecording.shared {
+            if let runRecording, let run = RunRecording.shared {
                 run.append(
-                    log.stampedEnvelope(event, position: position, timestamp: timestamp), source: source,
-                    origin: origin,
-                    stage: .tracked)
+                    log.stampedEnvelope(event, position: position, timestamp: timestamp),
+                    source: runRecording.source, origin: runRecording.origin, stage: .tracked)
             }
         }
     }

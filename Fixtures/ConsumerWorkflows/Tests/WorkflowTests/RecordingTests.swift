@@ -45,4 +45,11 @@ import Testing
         await probed.flush()
         probe.expectCount(1)
     }
+
+    /// A spy probing with a property the plan does not have, kept out of the run's recordings too.
+    @Test func aProbeSpyIsNotRecorded() {
+        let probe = AnalyticsSpy(writesRunRecording: false)
+        probe.track(.init("checkout_completed", ["total": 1, "debug": true]))
+        probe.expectCount(1)
+    }
 }
