@@ -254,6 +254,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Collector"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Collector"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Collector"])),
+                // Writes databases as earlier collectors left them, for the migration tests.
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["Collector"])),
             ]
         ),
     ],

@@ -1,5 +1,7 @@
 #if Collector
 import Foundation
+import class GRDB.DatabaseQueue
+import struct GRDB.DatabaseMigrator
 import Hummingbird
 import HummingbirdTesting
 import Tally
@@ -198,7 +200,7 @@ struct ConsentAndStageTests {
     @Test func anOlderDatabaseIsMigrated() async throws {
         let folder = try TemporaryFolder()
         let path = folder.file("events.sqlite").path
-        try EventStore.writeOlderDatabase(at: path, migrations: [("v1: events", Self.version1 + Self.oneEvent)])
+        try Self.writeOlderDatabase(at: path, migrations: [("v1: events", Self.version1 + Self.oneEvent)])
         try await withLiveCollector(Collector.Configuration(database: .file(path))) { collector in
             let answer = try await HTTP.send(
                 "POST", collector.url.appendingPathComponent("tally/records"),
@@ -212,6 +214,19 @@ struct ConsentAndStageTests {
             #expect(events.map { $0["purpose"] } == [PropertyValue.null, "analytics"])
             #expect(events.map { $0["stage"] } == ["delivered", "tracked"])
         }
+    }
+
+    /// Leaves at `path` a database as an earlier collector left it: `migrations` (identifier and SQL, as
+    /// that version registered them) applied in order. What a test of a later migration starts from; the
+    /// test keeps the earlier schema as it was released, so editing a released migration in place fails it.
+    private static func writeOlderDatabase(at path: String, migrations: [(identifier: String, sql: String)]) throws {
+        var migrator = DatabaseMigrator()
+        for (identifier, sql) in migrations {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+        }
+        let queue = try DatabaseQueue(path: path)
+        try migrator.migrate(queue)
+        try queue.close()
     }
 }
 #endif

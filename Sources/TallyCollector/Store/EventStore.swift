@@ -96,19 +96,6 @@ final class EventStore: Sendable {
         return migrator
     }
 
-    /// Leaves at `path` a database as an earlier collector left it: `migrations` (identifier and SQL, as
-    /// that version registered them) applied in order. What a test of a later migration starts from; the
-    /// test keeps the earlier schema as it was released, so editing a released migration in place fails it.
-    static func writeOlderDatabase(at path: String, migrations: [(identifier: String, sql: String)]) throws {
-        var migrator = DatabaseMigrator()
-        for (identifier, sql) in migrations {
-            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
-        }
-        let queue = try DatabaseQueue(path: path)
-        try migrator.migrate(queue)
-        try queue.close()
-    }
-
     /// Calls `listener` with the events of every committed insert, in commit order, before the inserting
     /// callers are answered.
     func onCommit(_ listener: @escaping @Sendable ([StoredEvent]) -> Void) {
