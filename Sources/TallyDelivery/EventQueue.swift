@@ -281,21 +281,42 @@ final class EventQueue: @unchecked Sendable {
     }
 
     /// The messages that can still be read, in order: from the start up to the first damaged page, and
-    /// from the end back to the last.
+    /// from the end back to the last. A row whose payload is not bytes is left behind (see ``message(in:)``).
     private static func salvage(from database: any DatabaseReader) -> [Message] {
         var forward: [Message] = []
         var backward: [Message] = []
+        var lastRead = Int64.min
         try? database.read { db in
             let rows = try Row.fetchCursor(db, sql: "SELECT id, payload FROM message ORDER BY id")
-            while let row = try rows.next() { forward.append(Message(id: row[0], payload: row[1])) }
+            while let row = try rows.next() {
+                lastRead = row[0]
+                if let message = try? Self.message(in: row) { forward.append(message) }
+            }
         }
-        let floor = forward.last?.id ?? Int64.min
         try? database.read { db in
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id DESC", arguments: [floor])
-            while let row = try rows.next() { backward.append(Message(id: row[0], payload: row[1])) }
+                db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id DESC", arguments: [lastRead])
+            while let row = try rows.next() {
+                if let message = try? Self.message(in: row) { backward.append(message) }
+            }
         }
         return forward + backward.reversed()
+    }
+
+    /// The message of a row `SELECT id, payload`. SQLite keeps any type in any column, so a file written by
+    /// something else can hold a payload that is not bytes (a number): that row is damage, thrown as
+    /// `SQLITE_CORRUPT`, so the queue is set aside and the rest kept, as for a damaged page. (Read as bytes,
+    /// SQLite would hand over the number's text, and the batch would carry `42` where a JSON message
+    /// belongs: an API refuses the whole batch for it.)
+    private static func message(in row: Row) throws -> Message {
+        let id: Int64 = row[0]
+        let value: DatabaseValue = row[1]
+        guard let payload = Data.fromDatabaseValue(value) else {
+            throw DatabaseError(
+                resultCode: .SQLITE_CORRUPT,
+                message: "the queue's message \(id) holds \(value) where its payload's bytes should be")
+        }
+        return Message(id: id, payload: payload)
     }
 
     /// Copies `messages`, with their ids, into `database` in one transaction.
@@ -381,7 +402,7 @@ final class EventQueue: @unchecked Sendable {
                 while deleted < count || deletedBytes < bytes, let row = try rows.next() {
                     last = row[0]
                     deleted += 1
-                    deletedBytes += row[1] as Int
+                    deletedBytes += row[1] as Int? ?? 0
                 }
                 if let last {
                     try db.execute(sql: "DELETE FROM message WHERE id > ? AND id <= ?", arguments: [floor, last])
@@ -403,10 +424,10 @@ final class EventQueue: @unchecked Sendable {
                     db, sql: "SELECT id, payload FROM message WHERE id > ? ORDER BY id LIMIT ?",
                     arguments: [floor, limit])
                 while let row = try rows.next() {
-                    let payload: Data = row[1]
-                    if !messages.isEmpty && bytes + payload.count > maximumBytes { break }
-                    bytes += payload.count
-                    messages.append(Message(id: row[0], payload: payload))
+                    let message = try Self.message(in: row)
+                    if !messages.isEmpty && bytes + message.payload.count > maximumBytes { break }
+                    bytes += message.payload.count
+                    messages.append(message)
                 }
                 return messages
             }

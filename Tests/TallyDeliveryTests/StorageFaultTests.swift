@@ -93,6 +93,40 @@ import Testing
         #expect(names.allSatisfy { problem.message.contains($0) }, "\(problem.message)")
     }
 
+    /// SQLite keeps any type in any column: a queue file written by something else can hold a number where a
+    /// message's bytes belong. That row is damage: the file is set aside, the one event is counted lost, the
+    /// others are sent (before, the number's text went into the batch as a message, which an API refuses
+    /// with the whole batch).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+    @Test(arguments: ["42", "4.5"]) func aPayloadThatIsNotBytesIsSetAsideNotSent(_ value: String) async throws {
+        let harness = try Harness(durable: true)
+        do {
+            let first = harness.destination()
+            try await harness.receiveAndCommit(1...10, into: first)
+            first.close()
+        }
+        do {
+            let database = try DatabaseQueue(path: harness.folder.file("queue.sqlite").path)
+            try await database.write { try $0.execute(sql: "UPDATE message SET payload = \(value) WHERE id = 5") }
+            try database.close()
+        }
+        let second = harness.destination()
+        defer { second.close() }
+        #expect(second.statistics.queuedEvents == 10)
+        try harness.receive(11...11, into: second)
+        await second.flushed()
+
+        let statistics = second.statistics
+        #expect(statistics.dropped == [.storageFailed: 1])
+        #expect(harness.reports.drops == [.storageFailed: 1])
+        #expect(statistics.delivered == 10)
+        #expect(statistics.queuedEvents == 0)
+        #expect(harness.transport.sent.flatMap(\.numbers) == [1, 2, 3, 4, 6, 7, 8, 9, 10, 11])
+        let problem = try #require(harness.reports.problems.first { $0.code == .storageFailed })
+        #expect(problem.message.contains("message 5 holds \(value)"), "\(problem.message)")
+        #expect(try setAside(in: harness).count == 1)
+    }
+
     /// Moves everything into the main file, then overwrites a page in its middle, as a bad sector would.
     private func damageAPageInTheMiddle(of file: URL) async throws {
         do {
