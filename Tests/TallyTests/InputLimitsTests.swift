@@ -7,6 +7,44 @@ import Testing
 struct InputLimitsTests {
     let limits = InputLimits()
 
+    /// The walk that finds whether anything needs work looks at the keys and the values in two loops (issue
+    /// 39): one bad key or one bad value anywhere among 49 good properties of each kind is still found.
+    @Test(arguments: ["bad\u{200B}key", "", "tab\tkey"])
+    func oneBadKeyAmongManyGoodPropertiesIsRemoved(badKey: String) throws {
+        var properties = Self.goodProperties()
+        properties[badKey] = "value"
+        let (event, problems) = limits.sanitize(Event("wide", properties))
+        let kept = try #require(event)
+        #expect(kept.properties.count == 49)
+        #expect(kept.properties[badKey] == nil)
+        #expect(problems.map(\.code) == [badKey.isEmpty ? .emptyPropertyKey : .invalidPropertyKey])
+    }
+
+    /// NaN, an infinity, a string over the limit (built in the test, so that its 64 KiB stay out of the log).
+    @Test(arguments: 0..<3)
+    func oneBadValueAmongManyGoodPropertiesIsSanitized(kind: Int) throws {
+        let bad: [PropertyValue] = [.double(.nan), .double(-.infinity), .string(String(repeating: "x", count: 65_537))]
+        let badValue = bad[kind]
+        var properties = Self.goodProperties()
+        properties["property_25"] = badValue
+        let (event, problems) = limits.sanitize(Event("wide", properties))
+        let kept = try #require(event)
+        #expect(kept.properties.count == 49)
+        #expect(problems.map(\.path) == ["/properties/property_25"])
+        #expect(kept.properties["property_25"] != badValue)
+    }
+
+    /// 49 good properties of the five common kinds.
+    private static func goodProperties() -> [String: PropertyValue] {
+        var properties: [String: PropertyValue] = [:]
+        for index in 0..<49 {
+            let key = "property_\(index < 10 ? "0" : "")\(index)"
+            let values: [PropertyValue] = ["Pizza", .int(index), 9.5, true, .object(["nested": "mains"])]
+            properties[key] = values[index % 5]
+        }
+        return properties
+    }
+
     @Test(arguments: ["", " ", "\n\t "])
     func emptyOrWhitespaceNamesAreDropped(name: String) throws {
         let (event, problems) = limits.sanitize(Event(name, ["a": 1]))

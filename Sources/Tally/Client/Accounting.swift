@@ -1,3 +1,7 @@
+#if canImport(Synchronization)
+import Synchronization
+#endif
+
 /// Every count ``Statistics`` reports, and the problems.
 ///
 /// Each stage counts in its own ledger, behind its own lock, so that no stage waits for another: the
@@ -59,10 +63,20 @@ final class Accounting: Sendable {
 
 /// What happened at one destination: the events its lane received, and what became of each.
 ///
-/// The lane settles every event under this ledger's lock as it goes, so the counts are exact at any
-/// moment, and ``held`` says how many events a stuck destination still holds. The same lock guards the
-/// opt-out cutoff, which the lane checks for every event.
-final class DestinationLedger: Sendable {
+/// The lane settles every event as it goes, so the counts are exact at any moment (a delivery is settled
+/// when the lane takes the next event, or at the end of its chunk, before any marker in it), and ``held``
+/// says how many events a stuck destination still holds. Every event is checked against the opt-out
+/// cutoff just before the lane hands it to the destination.
+///
+/// Where the `Synchronization` module's atomics exist (Linux; Apple's systems from macOS 15, iOS 18,
+/// tvOS 18, watchOS 11) the lane's per-event work takes no lock: the cutoff is one atomic word, read for
+/// each event (sequentially consistent, as the opt-out writes it, so an opt-out is seen by every event
+/// checked after it, as under a lock), and the deliveries another, added to without a lock. Everything
+/// else, and on older Apple systems everything, is under the ledger's lock.
+///
+/// `@unchecked Sendable`: `words` points to the two atomic words (or to unused memory), which every thread
+/// only reaches through atomic operations.
+final class DestinationLedger: @unchecked Sendable {
     /// What became of one event at the destination.
     enum Outcome {
         case delivered
@@ -73,18 +87,58 @@ final class DestinationLedger: Sendable {
     let name: String
 
     private struct State {
+        /// The counts; with atomics, without the deliveries (see ``DestinationLedger/words``).
         var counts = DestinationStatistics()
         /// Events handed to the lane's queue.
         var received = 0
-        /// Events settled at the lane: delivered, or dropped there.
+        /// Events settled at the lane: delivered (without atomics), or dropped there.
         var settled = 0
         /// Events stamped up to this sequence number are not delivered (the latest opt-out).
         var cutoff: UInt64?
     }
 
     private let state = Locked(State())
+    /// Two `Atomic<UInt64>` where they exist: the opt-out cutoff plus one (0 for none), and the events
+    /// delivered. Allocated on every system (16 bytes), initialized only where the atomics exist.
+    private let words = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
 
-    init(name: String) { self.name = name }
+    init(name: String) {
+        self.name = name
+        #if canImport(Synchronization)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            let atomics = words.bindMemory(to: Atomic<UInt64>.self, capacity: 2)
+            atomics.initialize(to: Atomic(0))
+            (atomics + 1).initialize(to: Atomic(0))
+        }
+        #endif
+    }
+
+    deinit {
+        #if canImport(Synchronization)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            atomics.deinitialize(count: 2)
+        }
+        #endif
+        words.deallocate()
+    }
+
+    #if canImport(Synchronization)
+    /// The cutoff word, then the deliveries word.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *)
+    private var atomics: UnsafeMutablePointer<Atomic<UInt64>> {
+        words.assumingMemoryBound(to: Atomic<UInt64>.self)
+    }
+    #endif
+
+    /// The deliveries counted outside the lock (0 without atomics).
+    private var deliveredOutsideLock: Int {
+        #if canImport(Synchronization)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            return Int(truncatingIfNeeded: atomics[1].load(ordering: .acquiring))
+        }
+        #endif
+        return 0
+    }
 
     /// The worker handed `count` events to the lane, routed `routedAway` elsewhere and dropped `full`
     /// because the lane's queue was full.
@@ -101,7 +155,17 @@ final class DestinationLedger: Sendable {
     /// may be delivered; when it may not, it is settled as dropped for the opt-out.
     @inline(__always)
     func settle(deliveredPrevious: Bool, thenAdmit sequence: UInt64) -> Bool {
-        state.withLock { state in
+        #if canImport(Synchronization)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            if deliveredPrevious { atomics[1].wrappingAdd(1, ordering: .relaxed) }
+            // Sequentially consistent, as `optOut(below:)` stores it: the one order of the two is the
+            // order the ledger's lock would give them.
+            guard sequence < atomics[0].load(ordering: .sequentiallyConsistent) else { return true }
+            droppedForOptOut()
+            return false
+        }
+        #endif
+        return state.withLock { state in
             if deliveredPrevious {
                 state.settled += 1
                 state.counts.delivered += 1
@@ -114,14 +178,34 @@ final class DestinationLedger: Sendable {
         }
     }
 
+    /// Settles an event as dropped for the opt-out: out of line, so that the lane's check inlines small.
+    @inline(never)
+    private func droppedForOptOut() {
+        state.withLock { Self.record(.dropped(.optedOut), in: &$0) }
+    }
+
     /// Records what became of the last event of a batch.
     func settle(_ outcome: Outcome) {
+        #if canImport(Synchronization)
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), case .delivered = outcome {
+            atomics[1].wrappingAdd(1, ordering: .relaxed)
+            return
+        }
+        #endif
         state.withLock { Self.record(outcome, in: &$0) }
     }
 
     /// Stops delivering events stamped up to `sequence`, including those already queued.
     func optOut(below sequence: UInt64) {
-        state.withLock { $0.cutoff = sequence }
+        state.withLock { state in
+            state.cutoff = sequence
+            #if canImport(Synchronization)
+            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+                // Plus one, so that 0 means no cutoff; a cutoff at the last sequence number cuts everything.
+                atomics[0].store(sequence == .max ? .max : sequence + 1, ordering: .sequentiallyConsistent)
+            }
+            #endif
+        }
     }
 
     /// Events the destination had taken and dropped afterwards
@@ -131,10 +215,21 @@ final class DestinationLedger: Sendable {
     }
 
     /// Events handed to the lane and not yet settled: queued, or being received.
-    var held: Int { state.withLock { $0.received - $0.settled } }
+    ///
+    /// The deliveries counted outside the lock are read first: they only grow, so the figure may lag by
+    /// a delivery in progress, but is never below the truth.
+    var held: Int {
+        let delivered = deliveredOutsideLock
+        return state.withLock { $0.received - $0.settled } - delivered
+    }
 
     /// The destination's counts now.
-    var counts: DestinationStatistics { state.withLock { $0.counts } }
+    var counts: DestinationStatistics {
+        let delivered = deliveredOutsideLock
+        var counts = state.withLock { $0.counts }
+        counts.delivered += delivered
+        return counts
+    }
 
     @inline(__always)
     private static func record(_ outcome: Outcome, in state: inout State) {
