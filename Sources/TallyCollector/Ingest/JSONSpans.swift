@@ -12,6 +12,7 @@ enum JSONSpans {
         key: Range<Int>, value: Range<Int>
     )] {
         var members: [(key: Range<Int>, value: Range<Int>)] = []
+        members.reserveCapacity(16)  // most objects have fewer members: one allocation
         var index = skipSpace(bytes, range.lowerBound + 1, range.upperBound)
         while index < range.upperBound, bytes[index] == UInt8(ascii: "\"") {
             let keyEnd = endOfString(bytes, index, range.upperBound)
@@ -31,6 +32,7 @@ enum JSONSpans {
     /// The elements of the array starting at `range.lowerBound` (a `[`).
     static func elements(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> [Range<Int>] {
         var elements: [Range<Int>] = []
+        elements.reserveCapacity(16)
         var index = skipSpace(bytes, range.lowerBound + 1, range.upperBound)
         while index < range.upperBound, bytes[index] != UInt8(ascii: "]") {
             let end = endOfValue(bytes, index, range.upperBound)

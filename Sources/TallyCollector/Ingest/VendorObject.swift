@@ -107,8 +107,10 @@ struct VendorObject {
     let bytes: UnsafeBufferPointer<UInt8>
     let members: [(key: Range<Int>, value: Range<Int>)]
     let isPlain: Bool
-    /// The keys taken out.
-    private(set) var removed: [String] = []
+    /// The members taken out (every member with a key taken out): bit `i` for member `i` under 64, then
+    /// `takenBeyond`.
+    private var taken: UInt64 = 0
+    private var takenBeyond: Set<Int> = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, members: [(key: Range<Int>, value: Range<Int>)], isPlain: Bool) {
         self.bytes = bytes
@@ -116,19 +118,17 @@ struct VendorObject {
         self.isPlain = isPlain
     }
 
-    /// Whether the key at `range` is `key`.
-    private func matches(_ range: Range<Int>, _ key: String) -> Bool {
-        if isPlain {
-            let expected = key.utf8
-            guard range.count == expected.count else { return false }
-            var position = range.lowerBound
-            for byte in expected {
-                guard bytes[position] == byte else { return false }
-                position += 1
-            }
-            return true
+    /// Whether member `index` was taken out.
+    private func isTaken(_ index: Int) -> Bool {
+        index < 64 ? taken & (1 << UInt64(index)) != 0 : takenBeyond.contains(index)
+    }
+
+    private mutating func take(_ index: Int) {
+        if index < 64 {
+            taken |= 1 << UInt64(index)
+        } else {
+            takenBeyond.insert(index)
         }
-        return decodedKey(range) == key
     }
 
     /// The key at `range` as a string (its escapes decoded).
@@ -137,10 +137,43 @@ struct VendorObject {
         return (try? JSONReader.read(quoted))?.stringValue ?? ""
     }
 
+    /// The indices of the members whose key is `key`, last first, until `body` returns false. A plain body's
+    /// keys are compared by their bytes (they have no escapes); any other's decoded, as `String`s.
+    private func forEachMember(_ key: String, _ body: (Int) -> Bool) {
+        guard isPlain else {
+            for index in members.indices.reversed() where decodedKey(members[index].key) == key {
+                guard body(index) else { return }
+            }
+            return
+        }
+        var key = key
+        key.withUTF8 { expected in
+            for index in members.indices.reversed() {
+                let range = members[index].key
+                guard range.count == expected.count else { continue }
+                var offset = 0
+                while offset < expected.count, bytes[range.lowerBound + offset] == expected[offset] { offset += 1 }
+                if offset == expected.count {
+                    guard body(index) else { return }
+                }
+            }
+        }
+    }
+
+    /// The index of the last member whose key is `key`; nil when there is none or it was taken out (taking a
+    /// key out takes every member with it).
+    private func index(_ key: String) -> Int? {
+        var found: Int?
+        forEachMember(key) { index in
+            found = index
+            return false
+        }
+        return found.flatMap { isTaken($0) ? nil : $0 }
+    }
+
     /// Where `key`'s value lies; nil when absent or taken out.
     func span(_ key: String) -> Range<Int>? {
-        guard !removed.contains(key) else { return nil }
-        return members.last { matches($0.key, key) }?.value
+        index(key).map { members[$0].value }
     }
 
     /// `key`'s value, decoded; nil when absent or taken out.
@@ -153,9 +186,18 @@ struct VendorObject {
 
     /// Takes `key` out, returning its value.
     mutating func removeValue(forKey key: String) -> PropertyValue? {
-        let value = self[key]
-        if value != nil { removed.append(key) }
-        return value
+        var last: Int?
+        var mask: UInt64 = 0
+        var beyond: [Int] = []
+        forEachMember(key) { index in
+            if last == nil { last = index }
+            if index < 64 { mask |= 1 << UInt64(index) } else { beyond.append(index) }
+            return true
+        }
+        guard let last, !isTaken(last) else { return nil }
+        taken |= mask
+        takenBeyond.formUnion(beyond)
+        return VendorValue(bytes: bytes, span: members[last].value, isPlain: isPlain).decoded
     }
 
     /// `key`'s value as an object: nil when absent or null, a 400 naming `field` when it is something else.
@@ -171,17 +213,16 @@ struct VendorObject {
 
     /// The object decoded, without the keys taken out.
     var dictionary: [String: PropertyValue] {
-        var members: [String: PropertyValue] = [:]
-        members.reserveCapacity(self.members.count)
-        for member in self.members {
+        var dictionary: [String: PropertyValue] = [:]
+        dictionary.reserveCapacity(members.count)
+        for (index, member) in members.enumerated() where !isTaken(index) {
             let key =
                 isPlain
                 ? String(decoding: UnsafeBufferPointer(rebasing: bytes[member.key]), as: UTF8.self)
                 : decodedKey(member.key)
-            members[key] = VendorValue(bytes: bytes, span: member.value, isPlain: isPlain).decoded
+            dictionary[key] = VendorValue(bytes: bytes, span: member.value, isPlain: isPlain).decoded
         }
-        for key in removed { members[key] = nil }
-        return members
+        return dictionary
     }
 
     /// The object without the keys taken out, as `dictionary.jsonString` writes it: compact, keys sorted by
@@ -189,7 +230,7 @@ struct VendorObject {
     var jsonString: String {
         guard isPlain else { return dictionary.jsonString }
         var writer = CanonicalJSON(bytes: bytes)
-        writer.writeObject(members.filter { member in !removed.contains { matches(member.key, $0) } })
+        writer.writeObject(members) { isTaken($0) }
         return String(decoding: writer.output, as: UTF8.self)
     }
 }
@@ -208,9 +249,13 @@ private struct CanonicalJSON {
         output.reserveCapacity(256)
     }
 
-    mutating func writeObject(_ members: [(key: Range<Int>, value: Range<Int>)]) {
+    /// Writes the object of `members`, leaving out those `skipping` names by their index.
+    mutating func writeObject(
+        _ members: [(key: Range<Int>, value: Range<Int>)], skipping: (Int) -> Bool = { _ in false }
+    ) {
         // Sorted by key, then by position, so the last of equal keys is last among them.
-        let order = members.indices.sorted { left, right in
+        var order = members.indices.filter { !skipping($0) }
+        order.sort { left, right in
             let order = compare(members[left].key, members[right].key)
             return order == 0 ? left < right : order < 0
         }
