@@ -172,5 +172,46 @@ struct VendorBodyTests {
         #expect(MixpanelMessage.percentDecoded(ArraySlice("%2".utf8)) == Array("%2".utf8))
         #expect(MixpanelMessage.percentDecoded([]) == [])
     }
+
+    /// The table-driven decoder against the rule written plainly: every string of up to four bytes over an
+    /// alphabet of escapes' parts and their neighbours, and a slice that does not start at 0.
+    @Test func percentDecodingIsTheRuleWrittenPlainly() {
+        func reference(_ bytes: [UInt8]) -> [UInt8] {
+            func digit(_ byte: UInt8) -> UInt8? {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+                default: nil
+                }
+            }
+            var output: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = digit(bytes[index + 1]),
+                    let low = digit(bytes[index + 2])
+                {
+                    output.append(high << 4 | low)
+                    index += 3
+                } else {
+                    output.append(bytes[index] == UInt8(ascii: "+") ? 0x20 : bytes[index])
+                    index += 1
+                }
+            }
+            return output
+        }
+        let alphabet = Array("%+09afAFgG/:@`\u{7F}".utf8) + [0x00, 0xC3, 0xFF]
+        var inputs: [[UInt8]] = [[]]
+        var level: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            level = level.flatMap { prefix in alphabet.map { prefix + [$0] } }
+            inputs += level
+        }
+        let wrong = inputs.filter { MixpanelMessage.percentDecoded(ArraySlice($0)) != reference($0) }
+        #expect(inputs.count > 100_000)
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        let form = Array("data=%7B%22a%22%3A+1%7D&verbose=1".utf8)
+        #expect(MixpanelMessage.percentDecoded(form[5..<23]) == Array(#"{"a": 1}"#.utf8))
+    }
 }
 #endif

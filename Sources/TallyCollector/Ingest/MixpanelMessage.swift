@@ -75,29 +75,41 @@ enum MixpanelMessage {
 
     /// `+` as a space and `%XX` as its byte; a broken escape is kept as it is.
     static func percentDecoded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        bytes.withUnsafeBufferPointer { input in
-            [UInt8](unsafeUninitializedCapacity: input.count) { output, count in
-                var index = 0
-                var written = 0
-                while index < input.count {
-                    let byte = input[index]
-                    if byte == UInt8(ascii: "+") {
-                        output[written] = 0x20
-                    } else if byte == UInt8(ascii: "%"), index + 2 < input.count, let high = hexDigit(input[index + 1]),
-                        let low = hexDigit(input[index + 2])
-                    {
-                        output[written] = high << 4 | low
-                        index += 2
-                    } else {
-                        output[written] = byte
+        hexValues.withUnsafeBufferPointer { hex in
+            bytes.withUnsafeBufferPointer { input in
+                [UInt8](unsafeUninitializedCapacity: input.count) { output, count in
+                    var index = 0
+                    var written = 0
+                    while index < input.count {
+                        let byte = input[index]
+                        if byte == UInt8(ascii: "%"), index + 2 < input.count {
+                            // Both digits read through one table: 0xFF marks a byte that is not one.
+                            let high = hex[Int(input[index + 1])]
+                            let low = hex[Int(input[index + 2])]
+                            if high < 16, low < 16 {
+                                output[written] = high << 4 | low
+                                index += 3
+                                written += 1
+                                continue
+                            }
+                        }
+                        output[written] = byte == UInt8(ascii: "+") ? 0x20 : byte
+                        written += 1
+                        index += 1
                     }
-                    written += 1
-                    index += 1
+                    count = written
                 }
-                count = written
             }
         }
     }
+
+    /// Each hexadecimal digit's value, either case; 0xFF for any other byte.
+    private static let hexValues: [UInt8] = {
+        var values = [UInt8](repeating: 0xFF, count: 256)
+        for (value, digit) in "0123456789abcdef".utf8.enumerated() { values[Int(digit)] = UInt8(value) }
+        for (value, digit) in "ABCDEF".utf8.enumerated() { values[Int(digit)] = UInt8(value + 10) }
+        return values
+    }()
 
     /// The six bits of each base64 character, both alphabets (`+/` and `-_`); 0xFF for any other byte, 0xFE
     /// for ASCII whitespace, which is skipped.
@@ -154,15 +166,6 @@ enum MixpanelMessage {
                 count = failed ? 0 : written
             }
             return failed || (decoded.isEmpty && !input.isEmpty) ? nil : decoded
-        }
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 
