@@ -52,49 +52,50 @@ import Testing
     /// the lane's own thread: `b` and `c`, queued before the opt-out, must not be delivered.
     @Test(.timeLimit(.minutes(1)))
     func anOptOutWhileTheDestinationReceivesStopsTheRestOfItsChunk() async {
-        let holding = HoldingProcessor(holding: "hold")
-        let destination = ActingDestination(actingOn: "a")
-        let analytics = AnalyticsClient(
-            processors: [holding], destinations: [destination], configuration: .init())
-        destination.setAction { analytics.optOut() }
-        analytics.track("hold")
-        await holding.waitUntilHolding()
-        for name in ["a", "b", "c"] { analytics.track(name) }
-        holding.release()
-        await analytics.flush()
-
-        #expect(destination.names == ["hold", "a"])
-        let counts = analytics.statistics.destinations["acting"]
-        #expect(counts?.delivered == 2)
-        #expect(counts?.dropped == [.optedOut: 2])
-        await analytics.shutdown()
+        await expectTheRestOfTheChunkStopped { destination, analytics in
+            destination.setAction { analytics.optOut() }
+        }
     }
 
     /// The same with the opt-out on another thread while the destination is inside `receive` for `a`.
     @Test(.timeLimit(.minutes(1)))
     func anOptOutFromAnotherThreadStopsTheRestOfTheChunkBeingDelivered() async {
-        let holding = HoldingProcessor(holding: "hold")
-        let destination = ActingDestination(actingOn: "a")
         let entered = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
-        destination.setAction {
-            entered.signal()
-            proceed.wait()
+        await expectTheRestOfTheChunkStopped { destination, _ in
+            destination.setAction {
+                entered.signal()
+                _ = proceed.wait(timeout: .now() + 30)
+            }
+        } whileDelivering: { analytics in
+            let receiving = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: entered.wait(timeout: .now() + 30) == .success)
+                }
+            }
+            #expect(receiving, "the destination never received a")
+            analytics.optOut()
+            proceed.signal()
         }
+    }
+
+    /// Tracks `hold`, then `a`, `b` and `c` while the processor holds the worker on `hold` (so the three reach
+    /// the lane as one chunk), runs `whileDelivering` once the worker is released, flushes, and expects only
+    /// `hold` and `a` delivered, `b` and `c` dropped for the opt-out.
+    private func expectTheRestOfTheChunkStopped(
+        configure: (ActingDestination, AnalyticsClient) -> Void,
+        whileDelivering: (AnalyticsClient) async -> Void = { _ in }
+    ) async {
+        let holding = HoldingProcessor(holding: "hold")
+        let destination = ActingDestination(actingOn: "a")
         let analytics = AnalyticsClient(
             processors: [holding], destinations: [destination], configuration: .init())
+        configure(destination, analytics)
         analytics.track("hold")
         await holding.waitUntilHolding()
         for name in ["a", "b", "c"] { analytics.track(name) }
         holding.release()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                entered.wait()
-                continuation.resume()
-            }
-        }
-        analytics.optOut()
-        proceed.signal()
+        await whileDelivering(analytics)
         await analytics.flush()
 
         #expect(destination.names == ["hold", "a"])
@@ -129,7 +130,8 @@ import Testing
     }
 }
 
-/// A processor that holds the worker on the event named `holding` until ``release()``.
+/// A processor that holds the worker on the event named `holding` until ``release()`` (at most 30 s).
+/// `@unchecked Sendable`: its state is two semaphores and a constant.
 private final class HoldingProcessor: Processor, @unchecked Sendable {
     let name = "holding"
     private let holding: String
@@ -141,25 +143,26 @@ private final class HoldingProcessor: Processor, @unchecked Sendable {
     func process(_ envelope: inout Envelope, context: ProcessingContext) -> ProcessingDecision {
         if envelope.event.name == holding {
             entered.signal()
-            gate.wait()
+            _ = gate.wait(timeout: .now() + 30)
         }
         return .keep
     }
 
-    /// Returns once the worker holds on the event.
+    /// Returns once the worker holds on the event (a failed expectation after 30 s without it).
     func waitUntilHolding() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let holds = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             DispatchQueue.global().async {
-                self.entered.wait()
-                continuation.resume()
+                continuation.resume(returning: self.entered.wait(timeout: .now() + 30) == .success)
             }
         }
+        #expect(holds, "the worker never reached the held event")
     }
     func release() { gate.signal() }
 }
 
 /// A destination that keeps the names it receives and runs an action, on the lane's thread, when it
-/// receives the event named `actingOn` (after keeping it).
+/// receives the event named `actingOn` (after keeping it). `@unchecked Sendable`: the names and the action
+/// (a closure the test sets before tracking) are only touched under `state`'s lock.
 private final class ActingDestination: Destination, @unchecked Sendable {
     let name = "acting"
     private let actingOn: String
