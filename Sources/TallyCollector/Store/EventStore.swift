@@ -107,7 +107,9 @@ final class EventStore: Sendable {
     /// Stores `events` and returns them with their ids, once committed. An event whose session already
     /// holds its message id is a client's retry: it is not stored again and is left out of the result.
     ///
-    /// - Throws: the database's error when the transaction fails; nothing of `events` is stored then.
+    /// - Throws: the database's error when its transaction fails; nothing of `events` is stored then. The
+    ///   requests written in the same round are not refused with it: a round that fails is written again one
+    ///   request at a time.
     func insert(_ events: [StoredEvent]) async throws -> [StoredEvent] {
         guard !events.isEmpty else { return [] }
         return try await withCheckedThrowingContinuation { continuation in
@@ -137,7 +139,23 @@ final class EventStore: Sendable {
                 }
                 for (job, events) in zip(jobs, stored) { job.continuation.resume(returning: events) }
             } catch {
-                for job in jobs { job.continuation.resume(throwing: error) }
+                // Nothing of the round is stored. Each request again in a transaction of its own, so that one
+                // that cannot be stored does not refuse the others written with it.
+                guard jobs.count > 1 else {
+                    jobs[0].continuation.resume(throwing: error)
+                    continue
+                }
+                for job in jobs {
+                    do {
+                        let stored = try commit([job.events])[0]
+                        if !stored.isEmpty {
+                            for listener in listeners.current { listener(stored) }
+                        }
+                        job.continuation.resume(returning: stored)
+                    } catch {
+                        job.continuation.resume(throwing: error)
+                    }
+                }
             }
         }
     }
