@@ -19,15 +19,18 @@ import Darwin
 //     swift build -c release --package-path Benchmarks --product CollectorFormats
 //     Benchmarks/.build/release/CollectorFormats [rounds] [events per round] [--guard] [--only format,format]
 //
-// Two figures per format: the wall-clock rate, and the rate the process's CPU time implies on the machine's
+// Three figures per format: the wall-clock rate; the rate the process's CPU time implies on the machine's
 // cores (events ÷ (CPU seconds ÷ cores): what the run would reach with every core its own, which a loaded
-// machine does not take away). The load generator runs in the same process, so its CPU time is counted
-// against the collector: the CPU figure is a lower bound.
+// machine does not take away); and the same for the server's own CPU time, the process's less what the load
+// generator's threads used (`IngestLoad.clientCPUSeconds`), since the generator runs in the same process and
+// stands for the SDKs, which run in the app. The process figure is a lower bound of the server's; the gap
+// grows with the number of requests, so it charges Mixpanel's 50 events a request twice per event what it
+// charges Segment's 100.
 //
 // With --guard the run is the budget's check, and exits 1 when it is missed (issue 39): every format at
 // 150,000 events/s or more, and within 0.9x of Segment's (the median over rounds of its rate ÷ Segment's in
-// the same round), both on the CPU figure, which the other builds and runs of a shared 2-core machine do not
-// move as they move the wall clock. The wall-clock figures and ratios are printed beside them.
+// the same round), both on the server's CPU figure, which the other builds and runs of a shared 2-core
+// machine do not move as they move the wall clock. The wall-clock and process figures are printed beside it.
 
 guard #available(macOS 15, *) else { fatalError("needs macOS 15") }
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -58,6 +61,7 @@ func cpuSeconds() -> Double {
 struct Measure {
     var wall: Double  // events per second
     var cpu: Double  // events per CPU second × cores
+    var server: Double  // events per CPU second of the server alone (the generator's threads left out) × cores
 }
 
 /// Posts a round of `format` to `port` and measures it.
@@ -72,13 +76,15 @@ func measure(_ format: IngestFormat, port: Int) async -> Measure {
     let cpu = cpuSeconds() - cpuStart
     precondition(refused == 0, "\(format): \(refused) batches refused")
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    return Measure(wall: events / seconds, cpu: events / (cpu / cores))
+    let server = cpu - load.clientCPUSeconds
+    return Measure(wall: events / seconds, cpu: events / (cpu / cores), server: events / (server / cores))
 }
 
 var collected: [IngestFormat: [Measure]] = [:]
 var floors: [IngestFormat: [Measure]] = [:]
 var ofSegment: [IngestFormat: [Double]] = [:]
 var cpuOfSegment: [IngestFormat: [Double]] = [:]
+var serverOfSegment: [IngestFormat: [Double]] = [:]
 
 func rate(_ value: Double) -> String { String(Int(value)) }
 
@@ -102,10 +108,12 @@ for round in 1...rounds {
         if let segment {
             ofSegment[format, default: []].append(measured.wall / segment.wall)
             cpuOfSegment[format, default: []].append(measured.cpu / segment.cpu)
+            serverOfSegment[format, default: []].append(measured.server / segment.server)
         }
         print(
-            "round \(round) \(format.rawValue): \(rate(measured.wall)) events/s (CPU: \(rate(measured.cpu))), "
-                + "floor \(rate(floor.wall)) (CPU: \(rate(floor.cpu)))")
+            "round \(round) \(format.rawValue): \(rate(measured.wall)) events/s (CPU: \(rate(measured.cpu)), "
+                + "server: \(rate(measured.server))), floor \(rate(floor.wall)) (CPU: \(rate(floor.cpu)), "
+                + "server: \(rate(floor.server)))")
         fflush(nil)
     }
 }
@@ -115,40 +123,46 @@ func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width,
 func ratio(_ value: Double) -> String { String(format: "%.2fx", value) }
 
 print(
-    "\nmedians over \(rounds) rounds of \(eventsPerRound) events, \(Int(cores)) cores; cost = floor rate ÷ rate "
-        + "(the collector's time per event over the floor's)")
+    "\nmedians over \(rounds) rounds of \(eventsPerRound) events, \(Int(cores)) cores; CPU = the process's, server = "
+        + "the process's less the load generator's threads; cost = floor rate ÷ rate (the collector's time per "
+        + "event over the floor's); x Segment = the median of the rate ÷ Segment's in the same round")
 print(
-    pad("format", 11) + pad("path", 11) + pad("ev/req", 7) + pad("events/s (min, max)", 26) + pad("CPU ev/s", 10)
-        + pad("floor ev/s", 11) + pad("floor CPU", 10) + pad("cost", 7) + pad("CPU cost", 9) + pad("x Segment", 10)
-        + "CPU x Segment")
+    pad("format", 11) + pad("ev/req", 7) + pad("events/s (min, max)", 26) + pad("CPU ev/s", 10)
+        + pad("server ev/s", 12) + pad("floor ev/s", 11) + pad("floor CPU", 10) + pad("floor server", 13)
+        + pad("server cost", 12) + pad("x Segment: wall", 16) + pad("CPU", 7) + "server")
 var failures: [String] = []
 for format in formats {
     let measures = collected[format]!
     let walls = measures.map(\.wall).sorted()
     let wall = median(walls)
     let cpu = median(measures.map(\.cpu))
+    let server = median(measures.map(\.server))
     let floorWall = median(floors[format]!.map(\.wall))
     let floorCPU = median(floors[format]!.map(\.cpu))
+    let floorServer = median(floors[format]!.map(\.server))
     let segment = ofSegment[format].map(median)
     let cpuSegment = cpuOfSegment[format].map(median)
+    let serverSegment = serverOfSegment[format].map(median)
     print(
-        pad(format.rawValue, 11) + pad(format.path, 11) + pad(String(format.eventsPerBatch), 7)
+        pad(format.rawValue, 11) + pad(String(format.eventsPerBatch), 7)
             + pad("\(rate(wall)) (\(rate(walls.first!)), \(rate(walls.last!)))", 26) + pad(rate(cpu), 10)
-            + pad(rate(floorWall), 11) + pad(rate(floorCPU), 10) + pad(ratio(floorWall / wall), 7)
-            + pad(ratio(floorCPU / cpu), 9) + pad(segment.map { ratio($0) } ?? "-", 10)
-            + (cpuSegment.map { ratio($0) } ?? "-"))
-    if cpu < minimumRate {
-        failures.append("\(format.rawValue): \(rate(cpu)) events/s (CPU) is under \(rate(minimumRate))")
+            + pad(rate(server), 12) + pad(rate(floorWall), 11) + pad(rate(floorCPU), 10)
+            + pad(rate(floorServer), 13) + pad(ratio(floorServer / server), 12)
+            + pad(segment.map { ratio($0) } ?? "-", 16) + pad(cpuSegment.map { ratio($0) } ?? "-", 7)
+            + (serverSegment.map { ratio($0) } ?? "-"))
+    if server < minimumRate {
+        failures.append("\(format.rawValue): \(rate(server)) events/s (server CPU) is under \(rate(minimumRate))")
     }
-    if let cpuSegment, cpuSegment < minimumOfSegment {
+    if let serverSegment, serverSegment < minimumOfSegment {
         failures.append(
-            "\(format.rawValue): \(ratio(cpuSegment)) Segment's rate (CPU) is under \(ratio(minimumOfSegment))")
+            "\(format.rawValue): \(ratio(serverSegment)) Segment's rate (server CPU) is under \(ratio(minimumOfSegment))"
+        )
     }
 }
 if guarding {
     if failures.isEmpty {
         print(
-            "\nbudget met: every format at \(rate(minimumRate)) events/s or more, "
+            "\nbudget met (server CPU): every format at \(rate(minimumRate)) events/s or more, "
                 + "within \(ratio(minimumOfSegment)) of Segment's")
     } else {
         print("\nBUDGET MISSED:\n" + failures.map { "  " + $0 }.joined(separator: "\n"))
