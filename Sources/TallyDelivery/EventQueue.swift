@@ -183,11 +183,20 @@ final class EventQueue: @unchecked Sendable {
         }
     }
 
-    /// Counts the ids `recorded` names that the database lacks, then starts the ledger from what the database
-    /// holds. Returns how many were lacking.
+    /// Counts the ids `recorded` names that the database lacks, deletes again the rows it holds that were
+    /// deleted (and counted) before a fault brought them back (see ``QueueLedger/revived(in:)``), then starts
+    /// the ledger from what the database holds. Returns how many were lacking.
     private func startLedger(checking recorded: QueueLedger?) -> Int64 {
         store.withLock { store in
             let missing = (try? store.database.read { db in try recorded?.missing(in: db) }) ?? nil
+            let revived = (try? store.database.read { db in try recorded?.revived(in: db) }) ?? nil
+            if let revived, !revived.isEmpty {
+                // When this fails, the rows stay queued and are sent again, as they were before ledgers.
+                try? store.database.write { db in
+                    let statement = try db.cachedStatement(sql: "DELETE FROM message WHERE id BETWEEN ? AND ?")
+                    for span in revived { try statement.execute(arguments: [span.first, span.last]) }
+                }
+            }
             restartLedger(&store)
             return missing ?? 0
         }
@@ -454,8 +463,11 @@ final class EventQueue: @unchecked Sendable {
     }
 
     /// Runs `deletion` in a transaction, with the ledger to remove the ids it deletes from; the ledger is
-    /// written before the transaction commits (a process killed between the two leaves a ledger naming fewer
-    /// ids than the file holds, never more), and written back as it was when the transaction fails.
+    /// written before the transaction commits, with the deletion pending (a process killed between the two
+    /// leaves a ledger naming fewer ids than the file holds, never more, and those rows stay queued), written
+    /// again once it committed (the deletion no longer pending: rows of it that a fault brings back were
+    /// counted, and are deleted again when the queue opens next), and written back as it was when the
+    /// transaction fails.
     private func removing<T>(_ store: inout Store, _ deletion: (Database, inout QueueLedger) throws -> T) throws -> T {
         let before = store.ledger
         var after = before
@@ -465,6 +477,10 @@ final class EventQueue: @unchecked Sendable {
                 let result = try deletion(db, &after)
                 if after != before { ledgerFile?.write(after) }
                 return result
+            }
+            if after.pending != nil {
+                after.pending = nil
+                ledgerFile?.write(after)
             }
             store.ledger = after
             return result

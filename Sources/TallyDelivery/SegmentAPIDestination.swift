@@ -45,7 +45,9 @@ public final class SegmentAPIDestination: Destination {
     /// (in memory when no new file can be created), and a `Problem.Code.storageFailed` problem is reported
     /// with the first event. Events the database lost since the last launch (the file emptied or cut short
     /// outside the app, its `-wal` damaged) are counted as dropped (`DropReason.storageFailed`) with that
-    /// problem: the ledger beside the file, `<name>.ledger`, says which events it should hold.
+    /// problem: the ledger beside the file, `<name>.ledger`, says which events it should hold. Events that
+    /// were sent or dropped and that such a fault brought back into the file are removed again, neither sent
+    /// nor counted a second time.
     ///
     /// - Parameters:
     ///   - configuration: where to send, where to queue, limits and timers.
