@@ -6,12 +6,14 @@ import Testing
 
 /// A destination lane's per-event work without the ledger's lock (issue 39): the opt-out cutoff is read
 /// for every event, deliveries are counted outside the lock, and nothing a user relies on changes: an
-/// opt-out stops the rest of a chunk, counts are exact after a flush, and order is kept.
+/// opt-out stops the rest of a chunk, counts are exact after a flush, and order is kept. Each test runs on
+/// both paths: with the atomics, and on the ledger's lock alone, as on Apple systems older than the atomics.
 @Suite struct LaneLedgerTests {
     // MARK: The ledger alone
 
-    @Test func theLedgerAdmitsUpToTheCutoffAndCountsEveryOutcome() {
-        let ledger = DestinationLedger(name: "d")
+    @Test(arguments: [true, false])
+    func theLedgerAdmitsUpToTheCutoffAndCountsEveryOutcome(atomics: Bool) {
+        let ledger = DestinationLedger(name: "d", atomics: atomics)
         ledger.received(4, routedAway: 0, full: 0)
         // No opt-out yet: every sequence number passes, 0 included.
         #expect(ledger.settle(deliveredPrevious: false, thenAdmit: 0))
@@ -38,8 +40,9 @@ import Testing
         #expect(ledger.held == 0)
     }
 
-    @Test func anOptOutAtSequenceZeroCutsOnlySequenceZero() {
-        let ledger = DestinationLedger(name: "d")
+    @Test(arguments: [true, false])
+    func anOptOutAtSequenceZeroCutsOnlySequenceZero(atomics: Bool) {
+        let ledger = DestinationLedger(name: "d", atomics: atomics)
         ledger.optOut(below: 0)
         #expect(!ledger.settle(deliveredPrevious: false, thenAdmit: 0))
         #expect(ledger.settle(deliveredPrevious: false, thenAdmit: 1))
@@ -50,19 +53,19 @@ import Testing
     /// The worker is held on a first event while `a`, `b` and `c` are tracked, so that its next batch, one
     /// chunk for the lane, holds all three. The destination opts the user out while it receives `a`, on
     /// the lane's own thread: `b` and `c`, queued before the opt-out, must not be delivered.
-    @Test(.timeLimit(.minutes(1)))
-    func anOptOutWhileTheDestinationReceivesStopsTheRestOfItsChunk() async {
-        await expectTheRestOfTheChunkStopped { destination, analytics in
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func anOptOutWhileTheDestinationReceivesStopsTheRestOfItsChunk(atomics: Bool) async {
+        await expectTheRestOfTheChunkStopped(atomics: atomics) { destination, analytics in
             destination.setAction { analytics.optOut() }
         }
     }
 
     /// The same with the opt-out on another thread while the destination is inside `receive` for `a`.
-    @Test(.timeLimit(.minutes(1)))
-    func anOptOutFromAnotherThreadStopsTheRestOfTheChunkBeingDelivered() async {
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func anOptOutFromAnotherThreadStopsTheRestOfTheChunkBeingDelivered(atomics: Bool) async {
         let entered = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
-        await expectTheRestOfTheChunkStopped { destination, _ in
+        await expectTheRestOfTheChunkStopped(atomics: atomics) { destination, _ in
             destination.setAction {
                 entered.signal()
                 _ = proceed.wait(timeout: .now() + 30)
@@ -83,13 +86,14 @@ import Testing
     /// the lane as one chunk), runs `whileDelivering` once the worker is released, flushes, and expects only
     /// `hold` and `a` delivered, `b` and `c` dropped for the opt-out.
     private func expectTheRestOfTheChunkStopped(
+        atomics: Bool,
         configure: (ActingDestination, AnalyticsClient) -> Void,
         whileDelivering: (AnalyticsClient) async -> Void = { _ in }
     ) async {
         let holding = HoldingProcessor(holding: "hold")
         let destination = ActingDestination(actingOn: "a")
         let analytics = AnalyticsClient(
-            processors: [holding], destinations: [destination], configuration: .init())
+            processors: [holding], destinations: [destination], configuration: configuration(atomics: atomics))
         configure(destination, analytics)
         analytics.track("hold")
         await holding.waitUntilHolding()
@@ -107,11 +111,12 @@ import Testing
 
     /// After every flush the counts are exact, at each of two destinations, and each received every event in
     /// the order tracked.
-    @Test(.timeLimit(.minutes(1)))
-    func countsAreExactAfterEachFlushAndOrderIsKept() async {
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func countsAreExactAfterEachFlushAndOrderIsKept(atomics: Bool) async {
         let first = InMemoryDestination(name: "first")
         let second = InMemoryDestination(name: "second")
-        let analytics = AnalyticsClient(destinations: [first, second], configuration: .init())
+        let analytics = AnalyticsClient(
+            destinations: [first, second], configuration: configuration(atomics: atomics))
         var tracked = 0
         for round in 0..<20 {
             for index in 0..<(round * 7 + 1) {
@@ -127,6 +132,12 @@ import Testing
         #expect(first.events.map(\.name) == expected)
         #expect(second.events.map(\.name) == expected)
         await analytics.shutdown()
+    }
+
+    private func configuration(atomics: Bool) -> AnalyticsClient.Configuration {
+        var configuration = AnalyticsClient.Configuration()
+        configuration.ledgersUseAtomics = atomics
+        return configuration
     }
 }
 

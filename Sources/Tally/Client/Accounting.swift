@@ -25,8 +25,13 @@ final class Accounting: Sendable {
     /// Events in the worker's consent hold.
     private let held = Locked(0)
 
-    init(destinations: [String], problemHistoryLimit: Int, onProblem: (@Sendable (Problem) -> Void)?) {
-        self.destinations = destinations.map(DestinationLedger.init(name:))
+    /// - Parameter atomics: false keeps every ledger on its lock, as on Apple systems without atomics (see
+    ///   ``DestinationLedger/init(name:atomics:)``).
+    init(
+        destinations: [String], problemHistoryLimit: Int, onProblem: (@Sendable (Problem) -> Void)?,
+        atomics: Bool = true
+    ) {
+        self.destinations = destinations.map { DestinationLedger(name: $0, atomics: atomics) }
         self.problems = ProblemLog(limit: problemHistoryLimit, onProblem: onProblem)
     }
 
@@ -101,21 +106,31 @@ final class DestinationLedger: @unchecked Sendable {
     /// Two `Atomic<UInt64>` where they exist: the opt-out cutoff plus one (0 for none), and the events
     /// delivered. Allocated on every system (16 bytes), initialized only where the atomics exist.
     private let words = UnsafeMutableRawPointer.allocate(byteCount: 16, alignment: 8)
+    /// Whether `words` hold the atomics: false on systems without them, and where the ledger was made with
+    /// `atomics: false`.
+    private let usesAtomics: Bool
 
-    init(name: String) {
+    /// - Parameter atomics: false keeps the ledger on its lock even where the atomics exist: the path of
+    ///   Apple systems older than the atomics, for tests on systems that have them.
+    init(name: String, atomics: Bool = true) {
         self.name = name
         #if canImport(Synchronization)
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        if atomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             let atomics = words.bindMemory(to: Atomic<UInt64>.self, capacity: 2)
             atomics.initialize(to: Atomic(0))
             (atomics + 1).initialize(to: Atomic(0))
+            usesAtomics = true
+        } else {
+            usesAtomics = false
         }
+        #else
+        usesAtomics = false
         #endif
     }
 
     deinit {
         #if canImport(Synchronization)
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        if usesAtomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             atomics.deinitialize(count: 2)
         }
         #endif
@@ -133,7 +148,7 @@ final class DestinationLedger: @unchecked Sendable {
     /// The deliveries counted outside the lock (0 without atomics).
     private var deliveredOutsideLock: Int {
         #if canImport(Synchronization)
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        if usesAtomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             return Int(truncatingIfNeeded: atomics[1].load(ordering: .acquiring))
         }
         #endif
@@ -156,7 +171,7 @@ final class DestinationLedger: @unchecked Sendable {
     @inline(__always)
     func settle(deliveredPrevious: Bool, thenAdmit sequence: UInt64) -> Bool {
         #if canImport(Synchronization)
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        if usesAtomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
             if deliveredPrevious { atomics[1].wrappingAdd(1, ordering: .relaxed) }
             // Sequentially consistent, as `optOut(below:)` stores it: the one order of the two is the
             // order the ledger's lock would give them.
@@ -187,7 +202,9 @@ final class DestinationLedger: @unchecked Sendable {
     /// Records what became of the last event of a batch.
     func settle(_ outcome: Outcome) {
         #if canImport(Synchronization)
-        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *), case .delivered = outcome {
+        if usesAtomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *),
+            case .delivered = outcome
+        {
             atomics[1].wrappingAdd(1, ordering: .relaxed)
             return
         }
@@ -200,7 +217,7 @@ final class DestinationLedger: @unchecked Sendable {
         state.withLock { state in
             state.cutoff = sequence
             #if canImport(Synchronization)
-            if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+            if usesAtomics, #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
                 // Plus one, so that 0 means no cutoff; a cutoff at the last sequence number cuts everything.
                 atomics[0].store(sequence == .max ? .max : sequence + 1, ordering: .sequentiallyConsistent)
             }

@@ -72,6 +72,9 @@ extension AnalyticsClient {
         var flushTimeoutNanoseconds: Int64? = 30_000_000_000
         /// ``clock``, stored without `Clock`, which iOS 15 lacks.
         private var storedClock: (any Sendable)?
+        /// False keeps every destination's ledger on its lock where `Synchronization`'s atomics exist, as on
+        /// the Apple systems without them (see `DestinationLedger`): for tests of that path on Linux.
+        var ledgersUseAtomics = true
 
         /// Creates a configuration; every parameter has the documented default.
         public init(

@@ -96,7 +96,7 @@ final class Pipeline: @unchecked Sendable {
         let names = Self.uniqueNames(destinations.map(\.name))
         let accounting = Accounting(
             destinations: names, problemHistoryLimit: configuration.problemHistoryLimit,
-            onProblem: configuration.onProblem)
+            onProblem: configuration.onProblem, atomics: configuration.ledgersUseAtomics)
         self.accounting = accounting
         let problems = accounting.problems
         stages = .allocate(capacity: processors.count)
