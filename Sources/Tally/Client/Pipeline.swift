@@ -231,16 +231,12 @@ final class Pipeline: @unchecked Sendable {
             make: { event in
                 intake.pointee.sequence += 1
                 let sequence = intake.pointee.sequence
-                var item = QueueItem(
-                    kind: .event,
-                    envelope: Envelope(
-                        origin: origin, event: event,
-                        messageId: MessageID(prefix: prefix, sequence: sequence), timestamp: timestamp,
-                        userId: intake.pointee.identity.userId, anonymousId: intake.pointee.identity.anonymousId,
-                        context: Envelope.noContext, destinations: nil),
-                    sequence: sequence)
-                if kind != .track && kind != .screen { updateIdentity(for: &item.envelope!) }
-                return item
+                var envelope = Envelope(
+                    origin: origin, event: event, messageId: MessageID(prefix: prefix, sequence: sequence),
+                    timestamp: timestamp, userId: intake.pointee.identity.userId,
+                    anonymousId: intake.pointee.identity.anonymousId, context: Envelope.noContext, destinations: nil)
+                if kind != .track && kind != .screen { updateIdentity(for: &envelope) }
+                return QueueItem(kind: .event, envelope: envelope, sequence: sequence)
             },
             onFirstWait: { waiting in
                 accounting.problems.report(
