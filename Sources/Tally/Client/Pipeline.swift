@@ -34,11 +34,6 @@ extension QueueItem {
     }
 }
 
-extension Envelope {
-    /// An empty context, made once.
-    static let noContext: [String: PropertyValue] = [:]
-}
-
 /// The engine behind ``AnalyticsClient``: the callers' side of the client's queue (identity, consent,
 /// shutdown), and the worker thread that runs the input limits and the processors and hands each batch to
 /// the destinations' lanes.
@@ -234,7 +229,9 @@ final class Pipeline: @unchecked Sendable {
                 var envelope = Envelope(
                     origin: origin, event: event, messageId: MessageID(prefix: prefix, sequence: sequence),
                     timestamp: timestamp, userId: intake.pointee.identity.userId,
-                    anonymousId: intake.pointee.identity.anonymousId, context: Envelope.noContext, destinations: nil)
+                    anonymousId: intake.pointee.identity.anonymousId, context: .init(), destinations: nil)
+                // (`.init()` is the empty dictionary's shared storage, inline; a `static let` costs a `swift_once`
+                // and a retain per event, and `[:]` a call.)
                 if kind != .track && kind != .screen { updateIdentity(for: &envelope) }
                 return QueueItem(kind: .event, envelope: envelope, sequence: sequence)
             },
