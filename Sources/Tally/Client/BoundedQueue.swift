@@ -100,6 +100,16 @@ final class BoundedQueue<Element>: @unchecked Sendable {
 
     // MARK: Producers
 
+    /// What became of an offer whose element is made from `Input` only once it is admitted and fits (see
+    /// ``offer(_:weight:mayWait:admit:make:onFirstWait:)``): ``Offer`` with the input handed back instead of
+    /// the element, which was never made.
+    enum Admission<Input> {
+        case accepted
+        case full(Input, room: Int, startsEpisode: Bool)
+        case refused(Input)
+        case closed(Input)
+    }
+
     /// Offers `element`, of `weight` units.
     ///
     /// - Parameters:
@@ -117,23 +127,70 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         _ element: consuming Element, weight: Int, mayWait: Bool, urgent: Bool = false, admit: () -> Bool = { true },
         stamp: (inout Element) -> Void = { _ in }, onFirstWait: (borrowing Element) -> Void = { _ in }
     ) -> Offer {
+        switch enter(weight: weight, mayWait: mayWait, admit: admit, onFirstWait: { onFirstWait(element) }) {
+        case .accepted:
+            stamp(&element)
+            append(element, weight: weight, urgent: urgent)
+            return .accepted
+        case .full(_, let room, let startsEpisode):
+            return .full(element, room: room, startsEpisode: startsEpisode)
+        case .refused:
+            return .refused(element)
+        case .closed:
+            return .closed(element)
+        }
+    }
+
+    /// Offers the element `make` makes of `input`, of `weight` units, made with the lock held once it is
+    /// admitted and fits: for a producer that stamps its element under the lock, so that the element is
+    /// built once, with its final values, instead of built, handed in and changed in place (each change of a
+    /// large element behind an optional or a closure's `inout` costs copies of its bytes and of its
+    /// references).
+    ///
+    /// The parameters are those of ``offer(_:weight:mayWait:urgent:admit:stamp:onFirstWait:)``; `make`
+    /// runs at most once, and only when the answer is ``Admission/accepted``; every other answer hands
+    /// `input` back.
+    @inline(__always)
+    func offer<Input>(
+        _ input: consuming Input, weight: Int, mayWait: Bool, admit: () -> Bool, make: (consuming Input) -> Element,
+        onFirstWait: (borrowing Input) -> Void
+    ) -> Admission<Input> {
+        switch enter(weight: weight, mayWait: mayWait, admit: admit, onFirstWait: { onFirstWait(input) }) {
+        case .accepted:
+            append(make(input), weight: weight, urgent: false)
+            return .accepted
+        case .full(_, let room, let startsEpisode):
+            return .full(input, room: room, startsEpisode: startsEpisode)
+        case .refused:
+            return .refused(input)
+        case .closed:
+            return .closed(input)
+        }
+    }
+
+    /// Takes the lock and waits for room as the offers do. Returns ``Admission/accepted`` with the lock
+    /// held (the caller then ``append(_:weight:urgent:)``s), every other answer with the lock released.
+    @inline(__always)
+    private func enter(
+        weight: Int, mayWait: Bool, admit: () -> Bool, onFirstWait: () -> Void
+    ) -> Admission<Void> {
         monitor.lock()
         while true {
             if state.pointee.closed {
                 monitor.unlock()
-                return .closed(element)
+                return .closed(())
             }
             guard admit() else {
                 monitor.unlock()
-                return .refused(element)
+                return .refused(())
             }
             let room = capacity - state.pointee.held
-            if weight <= room { break }
+            if weight <= room { return .accepted }
             if policy == .block, mayWait, room == 0 {
                 if !state.pointee.waited {
                     state.pointee.waited = true
                     monitor.unlock()
-                    onFirstWait(element)
+                    onFirstWait()
                     monitor.lock()
                     continue
                 }
@@ -146,15 +203,18 @@ final class BoundedQueue<Element>: @unchecked Sendable {
             let startsEpisode = room == 0 && !state.pointee.overflowing
             if room == 0 { state.pointee.overflowing = true }
             monitor.unlock()
-            return .full(element, room: room, startsEpisode: startsEpisode)
+            return .full((), room: room, startsEpisode: startsEpisode)
         }
-        stamp(&element)
+    }
+
+    /// Adds an admitted element, wakes the consumer if it must, and releases the lock ``enter`` took.
+    @inline(__always)
+    private func append(_ element: consuming Element, weight: Int, urgent: Bool) {
         state.pointee.elements.append(element)
         state.pointee.held += weight
         state.pointee.accepted += weight
         wakeConsumer(now: urgent || weight == 0 || state.pointee.held * 2 >= capacity)
         monitor.unlock()
-        return .accepted
     }
 
     /// Signals the consumer if it is parked, or, when `now`, lingering. Called with the lock held.

@@ -29,27 +29,9 @@ struct QueueItem {
 }
 
 extension QueueItem {
-    // In an extension, handing over to the memberwise initializer: an initializer in the struct's body that
-    // assigns each field makes the optimizer copy the whole item once more, on the caller's thread.
-
-    /// An event, stamped with what the caller knows before taking the lock.
-    init(event: consuming Event, messageId: MessageID, timestamp: Date, origin: Envelope.Origin) {
-        self.init(
-            kind: .event,
-            envelope: Envelope(
-                origin: origin, event: event, messageId: messageId, timestamp: timestamp, userId: nil,
-                anonymousId: "", context: Envelope.noContext, destinations: nil),
-            sequence: 0)
-    }
-
     init(marker: Kind) {
         self.init(kind: marker, envelope: nil, sequence: 0)
     }
-}
-
-extension Envelope {
-    /// An empty context, made once.
-    static let noContext: [String: PropertyValue] = [:]
 }
 
 /// The engine behind ``AnalyticsClient``: the callers' side of the client's queue (identity, consent,
@@ -215,6 +197,11 @@ final class Pipeline: @unchecked Sendable {
     ///
     /// Shutdown and consent are checked again after every wait for room, so a caller held back by the
     /// `.block` policy never slips an event in after `optOut()` or `shutdown()`.
+    ///
+    /// The envelope is made once, under the lock, with every stamped value in place: building it before the
+    /// lock and stamping it through the queue item's optional copied its bytes several times and retained and
+    /// released the fields it overwrote (issue 39). The event stays the caller's until then, so a refused
+    /// event is named from it and never boxed.
     func enqueue(_ event: consuming Event) {
         let depth = FeedbackDepth.current
         if let depth, depth >= FeedbackDepth.deepestDelivered {
@@ -222,12 +209,13 @@ final class Pipeline: @unchecked Sendable {
             return
         }
         let intake = intake
+        let prefix = prefix
+        let kind = event.kind
+        let timestamp = now()
+        let origin: Envelope.Origin = depth == nil ? .app : .feedback
         var refusal = DropReason.optedOut
-        let offer = queue.offer(
-            QueueItem(
-                event: event, messageId: MessageID(prefix: prefix, sequence: 0), timestamp: now(),
-                origin: depth == nil ? .app : .feedback),
-            weight: 1, mayWait: depth == nil,
+        let admission = queue.offer(
+            event, weight: 1, mayWait: depth == nil,
             admit: {
                 if intake.pointee.isShutdown {
                     refusal = .afterShutdown
@@ -235,41 +223,52 @@ final class Pipeline: @unchecked Sendable {
                 }
                 return intake.pointee.granted
             },
-            stamp: { item in
+            make: { event in
                 intake.pointee.sequence += 1
                 let sequence = intake.pointee.sequence
-                item.sequence = sequence
-                item.envelope!.messageId.sequence = sequence
-                item.envelope!.userId = intake.pointee.identity.userId
-                item.envelope!.anonymousId = intake.pointee.identity.anonymousId
-                let kind = item.envelope!.event.kind
-                if kind != .track && kind != .screen { updateIdentity(for: &item.envelope!) }
+                var envelope = Envelope(
+                    origin: origin, event: event, messageId: MessageID(prefix: prefix, sequence: sequence),
+                    timestamp: timestamp, userId: intake.pointee.identity.userId,
+                    anonymousId: intake.pointee.identity.anonymousId, context: .init(), destinations: nil)
+                // (`.init()` is the empty dictionary's shared storage, inline; a `static let` costs a `swift_once`
+                // and a retain per event, and `[:]` a call.)
+                if kind != .track && kind != .screen { updateIdentity(for: &envelope) }
+                return QueueItem(kind: .event, envelope: envelope, sequence: sequence)
             },
             onFirstWait: { waiting in
                 accounting.problems.report(
                     Problem(
                         .waitingForRoom,
                         "The client's queue is full (\(queue.capacity) events); callers of track wait for room (the block policy)",
-                        outcome: .reported, eventName: waiting.envelope?.reportName),
+                        outcome: .reported, eventName: Self.unstampedName(of: waiting)),
                     depth: depth)
             })
-        switch offer {
+        switch admission {
         case .accepted:
             return
-        case .refused(let item) where refusal == .afterShutdown, .closed(let item):
-            refuse(.afterShutdown, name: item.envelope?.reportName, depth: depth)
+        case .refused(let event) where refusal == .afterShutdown, .closed(let event):
+            refuse(.afterShutdown, name: Self.unstampedName(of: event), depth: depth)
         case .refused:
             refuse(.optedOut, name: nil, depth: depth)
-        case .full(let item, _, let startsEpisode):
+        case .full(let event, _, let startsEpisode):
             accounting.refused(.bufferFull)
             guard startsEpisode else { return }
             accounting.problems.report(
                 Problem(
                     .bufferFull,
                     "The client's queue is full (\(queue.capacity) events); new events are dropped until the worker catches up",
-                    outcome: .dropped, eventName: item.envelope?.reportName),
+                    outcome: .dropped, eventName: Self.unstampedName(of: event)),
                 depth: depth)
         }
+    }
+
+    /// How reports name an event the queue did not take: as its envelope before stamping names it (for an
+    /// alias, with no previous id).
+    private static func unstampedName(of event: Event) -> String {
+        let envelope = Envelope(
+            event: event, messageId: MessageID(prefix: 0, sequence: 0), timestamp: Date(timeIntervalSince1970: 0),
+            anonymousId: "")
+        return envelope.reportName
     }
 
     /// Counts a caller's event dropped before the queue, and reports the first of some kinds.
