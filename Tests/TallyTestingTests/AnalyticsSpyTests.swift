@@ -52,7 +52,7 @@ struct SpyConcurrencyTests {
     @Test func eightThreadsRecordingTwoHundredThousandEventsEachGiveExactCounts() async {
         let spy = AnalyticsSpy()
         let threads = 8
-        let perThread = 200_000
+        let perThread = stressCount(200_000)
         await onNewThreads(threads) { thread in
             for index in 0..<perThread {
                 spy.track("e", ["thread": .int(thread), "index": .int(index)])

@@ -22,9 +22,15 @@ struct BlockingDestinationFaultTests {
             analytics = AnalyticsClient(destinations: [stuck, other], configuration: configuration)
         }
 
-        /// Flushes with `timeout` and lets the deadline pass.
-        func flushPastItsDeadline(_ timeout: Duration = .seconds(5)) async throws -> FlushResult {
+        /// Flushes with `timeout` and lets the deadline pass once the other destination's lane has reached
+        /// the flush (everything before it settled) and `ready` has returned.
+        func flushPastItsDeadline(
+            _ timeout: Duration = .seconds(5), once ready: () async -> Void = {}
+        ) async throws -> FlushResult {
+            let flushes = other.flushCount
             async let result = analytics.flush(timeout: timeout)
+            await other.waitForFlushes(flushes + 1)
+            await ready()
             try await clock.waitForSleepers(count: 1)
             clock.advance(by: timeout)
             return await result
@@ -61,9 +67,13 @@ struct BlockingDestinationFaultTests {
         #expect(statistics.accounted(at: "other") == 501)
         // The stuck destination's held events are not accounted for yet: nothing is lost, it still has them.
         #expect(statistics.accounted(at: "stuck") + 101 == 501)
-        let stuck = try #require(fixture.problems.value.first { $0.code == .destinationStuck })
-        #expect(stuck.destination == "stuck")
+        let stuckReports = fixture.problems.value.filter { $0.code == .destinationStuck }
+        let stuck = try #require(stuckReports.first { $0.destination == "stuck" })
         #expect(stuck.message.contains("still holds 101 events"))
+        #expect(stuckReports.filter { $0.destination == "stuck" }.count == 1)
+        // The other lane is reported too, holding nothing, if the manual clock passed the deadline between
+        // its destination's flush and its arrival at the barrier.
+        #expect(stuckReports.allSatisfy { $0.destination == "stuck" || $0.message.contains("still holds 0 events") })
         #expect(fixture.problems.value.filter { $0.code == .bufferFull }.count == 1)
 
         // Released, it delivers what it held; a flush then completes.
@@ -84,11 +94,15 @@ struct BlockingDestinationFaultTests {
         await fixture.other.waitForCount(2)
 
         async let shutdown = analytics.shutdown(timeout: .seconds(2))
+        await fixture.other.waitForFlushes(1)
         try await fixture.clock.waitForSleepers(count: 1)
         fixture.clock.advance(by: .seconds(2))
         let result = await shutdown
         #expect(result.status == .timedOut)
-        #expect(result.unfinished == ["stuck": 2])
+        #expect(result.unfinished["stuck"] == 2)
+        // The other lane has settled everything; it is listed, holding nothing, if the manual clock passed
+        // the deadline between its destination's flush and its arrival at the barrier.
+        #expect(result.unfinished["other"] ?? 0 == 0)
 
         analytics.track("after")
         #expect(analytics.statistics.dropped == [.afterShutdown: 1])
@@ -106,10 +120,12 @@ struct BlockingDestinationFaultTests {
     func stuckInItsOwnFlushIsUnfinishedWithNothingHeld() async throws {
         let fixture = Fixture(blocksIn: .flush)
         fixture.analytics.track("e")
-        let result = try await fixture.flushPastItsDeadline()
+        // The deadline passes once the lane is inside the destination's flush, past its one event.
+        let result = try await fixture.flushPastItsDeadline(once: { await fixture.stuck.waitUntilBlocked() })
         #expect(result.status == .timedOut)
         // Every event reached it; it is its own flush that does not return.
-        #expect(result.unfinished == ["stuck": 0])
+        #expect(result.unfinished["stuck"] == 0)
+        #expect(result.unfinished["other"] ?? 0 == 0)
         #expect(fixture.analytics.statistics.destinations["stuck"]?.delivered == 1)
         fixture.stuck.open()
         #expect(await fixture.analytics.flush(timeout: nil).isComplete)

@@ -92,6 +92,8 @@ final class KeepingDestination: Destination {
     let name: String
     private let kept = LockedBox<[Envelope]>([])
     private let waiters = LockedWaiters()
+    private let flushes = LockedBox(0)
+    private let flushWaiters = LockedWaiters()
 
     init(name: String = "keeping") { self.name = name }
 
@@ -104,7 +106,27 @@ final class KeepingDestination: Destination {
         waiters.update(count: count)
     }
 
+    /// Counts the call: its lane has settled every event before a flush's barrier when it calls this.
+    func flush() {
+        var count = 0
+        flushes.mutate {
+            $0 += 1
+            count = $0
+        }
+        flushWaiters.update(count: count)
+    }
+
     var envelopes: [Envelope] { kept.value }
+
+    /// How many times the lane has flushed this destination.
+    var flushCount: Int { flushes.value }
+
+    /// Returns once the lane has flushed this destination at least `count` times.
+    func waitForFlushes(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            flushWaiters.add(count: count, continuation: continuation, current: flushes.value)
+        }
+    }
     var names: [String] { kept.value.map(\.event.name) }
 
     /// Returns once at least `count` events were received.
