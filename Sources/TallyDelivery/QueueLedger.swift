@@ -158,13 +158,14 @@ struct QueueLedger: Equatable {
 
     // MARK: The file
 
-    private static let magic: [UInt8] = Array("tallyql2".utf8)
+    /// The file's first 8 bytes.
+    static let magic: [UInt8] = Array("tallyql2".utf8)
     /// The first version's: no ``highest``, ``floor`` or ``pending``.
-    private static let firstMagic: [UInt8] = Array("tallyql1".utf8)
+    static let firstMagic: [UInt8] = Array("tallyql1".utf8)
 
     /// `magic`, ``highest``, ``floor``, the pending span's first and last id (1 and 0 when none), the number of
-    /// spans, each span's first and last id, then an FNV-1a hash of all that; every number is 8 bytes,
-    /// little-endian.
+    /// spans, each span's first and last id, then an FNV-1a hash of all that (``checksum(_:)``); every number
+    /// is 8 bytes, little-endian.
     var encoded: Data {
         var bytes = Self.magic
         func append(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) } }
@@ -177,13 +178,15 @@ struct QueueLedger: Equatable {
             append(span.first)
             append(span.last)
         }
-        bytes.append(contentsOf: withUnsafeBytes(of: Self.hash(bytes[...]).littleEndian, Array.init))
+        bytes.append(contentsOf: withUnsafeBytes(of: Self.checksum(bytes[...]).littleEndian, Array.init))
         return Data(bytes)
     }
 
     /// The ledger `data` holds (bytes after it are ignored: a ledger that shrank leaves them), or nil when it
-    /// holds none. A ledger of the first version reads with no ``highest``: it names ids, and finds no row
-    /// brought back.
+    /// holds none: not a ledger, not whole (its checksum), or one the queue never writes (more than
+    /// ``maximumSpans`` spans, spans out of order or overlapping, or an id below 1, which the table never hands
+    /// out). A ledger of the first version reads with no ``highest``: it names ids, and finds no row brought
+    /// back.
     init?(_ data: Data) {
         let bytes = [UInt8](data)
         func number(at offset: Int) -> Int64? {
@@ -202,13 +205,18 @@ struct QueueLedger: Equatable {
         }
         guard let spanCount = number(at: header), spanCount >= 0, spanCount <= Self.maximumSpans else { return nil }
         let end = header + 8 + Int(spanCount) * 16
-        guard let hash = number(at: end), UInt64(bitPattern: hash) == Self.hash(bytes[..<end]) else { return nil }
+        guard let hash = number(at: end), UInt64(bitPattern: hash) == Self.checksum(bytes[..<end]) else {
+            return nil
+        }
         var spans: [Span] = []
         for index in 0..<Int(spanCount) {
             guard let first = number(at: header + 8 + index * 16), let last = number(at: header + 16 + index * 16)
             else { return nil }
             let span = Span(first: first, last: last)
-            guard span.first <= span.last, spans.last.map({ $0.last < span.first }) ?? true else { return nil }
+            // Ids from 1: a span from below would also overflow its count (`missing(in:)` sums them).
+            guard span.first >= 1, span.first <= span.last, spans.last.map({ $0.last < span.first }) ?? true else {
+                return nil
+            }
             spans.append(span)
         }
         self.spans = spans
@@ -223,7 +231,8 @@ struct QueueLedger: Equatable {
 
     init() {}
 
-    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    /// The file's checksum of `bytes`: FNV-1a, 64 bits.
+    static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash
