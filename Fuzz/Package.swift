@@ -46,6 +46,9 @@ let package = Package(
                 "FuzzDriver", .product(name: "Tally", package: "Tally"),
                 .product(name: "TallyDelivery", package: "Tally"),
             ]),
+        .executableTarget(
+            name: "FuzzQueueLedger",
+            dependencies: ["FuzzDriver", .product(name: "TallyDelivery", package: "Tally")]),
         // The @Spy macro's implementation is a macro target, which no product exports: its sources are
         // compiled here once more as a library (Sources/TallySpyMacrosUnderTest is a link to them), without
         // the compiler plugin's entry point.
