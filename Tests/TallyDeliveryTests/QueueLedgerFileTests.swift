@@ -10,7 +10,7 @@ import Testing
 /// trusted. Found while writing the `FuzzQueueLedger` target: a span from `Int64.min` read, and the next
 /// launch trapped counting its ids (`missing(in:)`).
 @Suite struct QueueLedgerFileTests {
-    /// A ledger with a deletion pending, a forgotten floor and a few spans.
+    /// A ledger with a deletion pending and three spans.
     private var sample: QueueLedger {
         var ledger = QueueLedger()
         ledger.add(3, through: 9)

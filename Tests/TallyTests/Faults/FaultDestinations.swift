@@ -127,6 +127,7 @@ final class KeepingDestination: Destination {
             flushWaiters.add(count: count, continuation: continuation, current: flushes.value)
         }
     }
+
     var names: [String] { kept.value.map(\.event.name) }
 
     /// Returns once at least `count` events were received.
